@@ -1,0 +1,1 @@
+"""The projected room screen (pygame): grid, tirage, countdown, tops."""

@@ -1,0 +1,1 @@
+"""Rules of Duplicate Scrabble: lexicon, board, moves, scoring, draws, correction, ranking (pure Python)."""

@@ -1,0 +1,85 @@
+"""A move on the grid and a position (grid + tirage), with the position text format."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .board import Board, Ref
+from .tiles import JOKER, LETTERS, RACK_SIZE
+
+
+@dataclass(frozen=True)
+class Move:
+    """One legal placement.
+
+    ``word`` is the whole main word read on the grid, joker letters in lower
+    case (also jokers that were already on the grid). ``placed`` lists the new
+    tiles as ``(row, col, tile)`` with ``tile`` lower case for a joker.
+    ``words`` holds every word formed (main word first) with its score.
+    """
+
+    ref: Ref
+    word: str
+    placed: tuple[tuple[int, int, str], ...]
+    score: int
+    words: tuple[tuple[str, int], ...] = field(default=(), compare=False)
+
+    @property
+    def jokers_used(self) -> int:
+        return sum(tile.islower() for _, _, tile in self.placed)
+
+    @property
+    def tiles_used(self) -> str:
+        """The tirage letters this move consumes, jokers as ``?``."""
+        return "".join(JOKER if t.islower() else t for _, _, t in self.placed)
+
+    @property
+    def is_scrabble(self) -> bool:
+        return len(self.placed) == RACK_SIZE
+
+    def to_dict(self) -> dict:
+        return {"ref": str(self.ref), "word": self.word, "score": self.score}
+
+    def __str__(self) -> str:
+        return f"{self.word} {self.ref} {self.score}"
+
+
+def parse_tirage(text: str) -> str:
+    """Normalise a tirage: upper-case letters and ``?`` for jokers, at most 7."""
+    cleaned = "".join(text.split()).upper().replace("*", JOKER)
+    bad = [ch for ch in cleaned if ch != JOKER and ch not in LETTERS]
+    if bad:
+        raise ValueError(f"tirage non valable : caractère « {bad[0]} » (lettres A à Z et ? pour un joker)")
+    if len(cleaned) > RACK_SIZE:
+        raise ValueError(f"tirage non valable : {len(cleaned)} lettres, 7 au plus")
+    return cleaned
+
+
+@dataclass
+class Position:
+    """The grid before a coup and the tirage to play."""
+
+    board: Board
+    tirage: str
+
+    @classmethod
+    def from_text(cls, text: str) -> Position:
+        """15 grid lines, then a line ``tirage: LETTERS``."""
+        lines = [line for line in text.strip().splitlines() if line.strip()]
+        if len(lines) < 16 or not lines[15].strip().lower().startswith("tirage"):
+            raise ValueError("position non valable : 15 lignes de grille puis « tirage: LETTRES »")
+        board = Board.from_text("\n".join(lines[:15]))
+        _, _, letters = lines[15].partition(":")
+        return cls(board, parse_tirage(letters))
+
+    @classmethod
+    def load(cls, path: str | Path) -> Position:
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise ValueError(f"fichier de position illisible : {path} ({exc})") from exc
+        return cls.from_text(text)
+
+    def to_text(self) -> str:
+        return f"{self.board.to_text()}\ntirage: {self.tirage}\n"

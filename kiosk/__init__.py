@@ -1,0 +1,1 @@
+"""The kiosk application: the coup state machine, the journal, the command line."""

@@ -1,0 +1,1 @@
+"""Reading photographed bulletins: page, fields, characters, decoding against the game."""
