@@ -1,0 +1,211 @@
+"""Stroke-based hand-printed glyphs (A–Z, 0–9) with per-writer styles and jitter.
+
+Each character is a list of pen strokes in a unit box (x right, y down).
+A writing *style* fixes pen width, slant, width, roundness and which variant
+of a letter the writer uses; every glyph then gets its own random jitter, so
+no two letters are the same. Styles are split into training styles and
+held-out test styles: the classifier never sees the test writers.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+Stroke = list[tuple[float, float]]
+
+
+def _arc(cx: float, cy: float, rx: float, ry: float, a0: float, a1: float, n: int = 14) -> Stroke:
+    """Points of an elliptic arc; angles in degrees, 0 = right, 90 = down."""
+    return [(cx + rx * math.cos(math.radians(a)), cy + ry * math.sin(math.radians(a)))
+            for a in np.linspace(a0, a1, n)]
+
+
+def _p(*pts: float) -> Stroke:
+    return [(pts[i], pts[i + 1]) for i in range(0, len(pts), 2)]
+
+
+# Each entry: list of variants; each variant: list of strokes.
+GLYPHS: dict[str, list[list[Stroke]]] = {
+    "A": [[_p(0.05, 1, 0.5, 0, 0.95, 1), _p(0.25, 0.6, 0.75, 0.6)],
+          [_p(0.08, 1, 0.45, 0.02), _p(0.45, 0.02, 0.55, 0.02, 0.92, 1), _p(0.22, 0.65, 0.8, 0.62)]],
+    "B": [[_p(0.15, 0, 0.15, 1), _p(0.15, 0, 0.55, 0) + _arc(0.55, 0.24, 0.3, 0.24, -90, 90)
+           + _p(0.15, 0.48), _p(0.15, 0.48, 0.6, 0.48) + _arc(0.6, 0.74, 0.32, 0.26, -90, 90)
+           + _p(0.15, 1)]],
+    "C": [[_arc(0.55, 0.5, 0.45, 0.5, -40, -320, 20)]],
+    "D": [[_p(0.15, 0, 0.15, 1), _p(0.15, 0) + _arc(0.4, 0.5, 0.5, 0.5, -90, 90, 18) + _p(0.15, 1)]],
+    "E": [[_p(0.85, 0, 0.15, 0, 0.15, 1, 0.85, 1), _p(0.15, 0.5, 0.7, 0.5)],
+          [_arc(0.55, 0.27, 0.35, 0.27, -30, -270, 12) + _arc(0.55, 0.75, 0.4, 0.25, -90, -320, 12)]],
+    "F": [[_p(0.85, 0, 0.15, 0, 0.15, 1), _p(0.15, 0.48, 0.7, 0.48)]],
+    "G": [[_arc(0.55, 0.5, 0.45, 0.5, -40, -340, 20) + _p(0.95, 0.55, 0.6, 0.55)],
+          [_arc(0.55, 0.5, 0.45, 0.5, -40, -360, 20) + _p(1.0, 0.5, 1.0, 1.0)]],
+    "H": [[_p(0.12, 0, 0.12, 1), _p(0.88, 0, 0.88, 1), _p(0.12, 0.5, 0.88, 0.5)]],
+    "I": [[_p(0.5, 0, 0.5, 1)], [_p(0.5, 0, 0.5, 1), _p(0.2, 0, 0.8, 0), _p(0.2, 1, 0.8, 1)]],
+    "J": [[_p(0.75, 0, 0.75, 0.7) + _arc(0.45, 0.7, 0.3, 0.3, 0, 170, 10)],
+          [_p(0.3, 0, 0.95, 0), _p(0.7, 0, 0.7, 0.72) + _arc(0.42, 0.72, 0.28, 0.28, 0, 180, 10)]],
+    "K": [[_p(0.15, 0, 0.15, 1), _p(0.85, 0, 0.15, 0.58), _p(0.38, 0.42, 0.9, 1)]],
+    "L": [[_p(0.18, 0, 0.18, 1, 0.85, 1)]],
+    "M": [[_p(0.05, 1, 0.1, 0, 0.5, 0.65, 0.9, 0, 0.95, 1)],
+          [_p(0.08, 1, 0.08, 0, 0.5, 1, 0.92, 0, 0.92, 1)]],
+    "N": [[_p(0.12, 1, 0.12, 0, 0.88, 1, 0.88, 0)]],
+    "O": [[_arc(0.5, 0.5, 0.45, 0.5, -90, 275, 24)]],
+    "P": [[_p(0.15, 1, 0.15, 0, 0.55, 0) + _arc(0.55, 0.26, 0.32, 0.26, -90, 90) + _p(0.15, 0.52)]],
+    "Q": [[_arc(0.5, 0.48, 0.45, 0.48, -90, 275, 24), _p(0.55, 0.7, 0.95, 1.02)]],
+    "R": [[_p(0.15, 1, 0.15, 0, 0.55, 0) + _arc(0.55, 0.26, 0.32, 0.26, -90, 90)
+           + _p(0.15, 0.52), _p(0.45, 0.52, 0.9, 1)]],
+    "S": [[_arc(0.52, 0.26, 0.36, 0.26, -20, -270, 12) + _arc(0.48, 0.74, 0.4, 0.26, -90, 160, 12)]],
+    "T": [[_p(0.05, 0, 0.95, 0), _p(0.5, 0, 0.5, 1)]],
+    "U": [[_p(0.12, 0, 0.12, 0.6) + _arc(0.5, 0.6, 0.38, 0.4, 180, 0, 14) + _p(0.88, 0)],
+          [_p(0.12, 0, 0.12, 0.6) + _arc(0.5, 0.6, 0.38, 0.4, 180, 0, 14) + _p(0.88, 0, 0.88, 1)]],
+    "V": [[_p(0.05, 0, 0.5, 1, 0.95, 0)]],
+    "W": [[_p(0.0, 0, 0.25, 1, 0.5, 0.3, 0.75, 1, 1.0, 0)]],
+    "X": [[_p(0.1, 0, 0.9, 1), _p(0.9, 0, 0.1, 1)]],
+    "Y": [[_p(0.08, 0, 0.5, 0.5, 0.92, 0), _p(0.5, 0.5, 0.5, 1)],
+          [_p(0.1, 0, 0.5, 0.5), _p(0.9, 0, 0.15, 1)]],
+    "Z": [[_p(0.1, 0, 0.9, 0, 0.1, 1, 0.9, 1)], [_p(0.1, 0, 0.9, 0, 0.1, 1, 0.9, 1), _p(0.3, 0.5, 0.7, 0.5)]],
+    "0": [[_arc(0.5, 0.5, 0.4, 0.5, -90, 275, 24)]],
+    "1": [[_p(0.25, 0.25, 0.55, 0, 0.55, 1)], [_p(0.55, 0, 0.55, 1)],
+          [_p(0.25, 0.25, 0.55, 0, 0.55, 1), _p(0.25, 1, 0.85, 1)]],
+    "2": [[_arc(0.5, 0.3, 0.38, 0.3, -170, 30, 12) + _p(0.1, 1, 0.92, 1)]],
+    "3": [[_arc(0.48, 0.26, 0.36, 0.26, -160, 90, 12) + _arc(0.48, 0.74, 0.4, 0.26, -90, 160, 12)],
+          [_p(0.1, 0, 0.85, 0, 0.4, 0.42) + _arc(0.48, 0.7, 0.4, 0.3, -80, 160, 12)]],
+    "4": [[_p(0.7, 1, 0.7, 0, 0.05, 0.68, 0.95, 0.68)], [_p(0.2, 0, 0.1, 0.62, 0.9, 0.62), _p(0.7, 0.2, 0.7, 1)]],
+    "5": [[_p(0.85, 0, 0.2, 0, 0.15, 0.45) + _arc(0.48, 0.68, 0.4, 0.32, -110, 160, 14)]],
+    "6": [[_arc(0.6, 0.5, 0.45, 0.5, -70, -180, 8) + _arc(0.5, 0.7, 0.36, 0.3, 180, 540, 20)]],
+    "7": [[_p(0.08, 0, 0.92, 0, 0.35, 1)], [_p(0.08, 0, 0.92, 0, 0.35, 1), _p(0.3, 0.5, 0.8, 0.5)]],
+    "8": [[_arc(0.5, 0.25, 0.3, 0.25, 90, 450, 18), _arc(0.5, 0.74, 0.38, 0.26, -90, 270, 18)]],
+    "9": [[_arc(0.5, 0.3, 0.38, 0.3, 0, 360, 20) + _p(0.88, 0.3, 0.8, 1)],
+          [_arc(0.5, 0.3, 0.38, 0.3, 0, 360, 20) + _arc(0.4, 0.3, 0.48, 0.7, 0, 100, 8)]],
+}
+
+CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+
+
+@dataclass(frozen=True)
+class Style:
+    """One writer: pen and shape habits. Ranges are sampled per glyph for jitter."""
+
+    name: str
+    pen: tuple[float, float]        # stroke width, fraction of the glyph height
+    slant: tuple[float, float]      # shear, + leans right
+    width: tuple[float, float]      # glyph width / height
+    height: tuple[float, float]     # glyph height / cell height
+    jitter: float                   # random displacement of control points
+    wobble: float                   # low-frequency tremor along the strokes
+    smooth: int                     # Chaikin passes: 0 sharp, 2 round
+    variant: int                    # preferred variant index (wraps)
+    ink: tuple[int, int, int]       # BGR
+    offset: float = 0.12            # random shift inside the cell, fraction of the cell
+
+
+TRAIN_STYLES: list[Style] = [
+    Style("net", (0.07, 0.09), (-0.05, 0.08), (0.6, 0.8), (0.62, 0.75), 0.025, 0.01, 1, 0, (120, 40, 20)),
+    Style("penche", (0.08, 0.11), (0.15, 0.28), (0.55, 0.72), (0.6, 0.72), 0.03, 0.015, 2, 1, (30, 30, 30)),
+    Style("large", (0.09, 0.13), (-0.1, 0.05), (0.75, 0.95), (0.55, 0.68), 0.035, 0.01, 1, 0, (140, 60, 20)),
+    Style("fin", (0.045, 0.06), (0.0, 0.12), (0.5, 0.68), (0.68, 0.82), 0.03, 0.02, 0, 1, (60, 40, 40)),
+    Style("rond", (0.08, 0.1), (-0.03, 0.1), (0.65, 0.85), (0.6, 0.74), 0.04, 0.02, 2, 2, (150, 70, 30)),
+    Style("gauche", (0.06, 0.09), (-0.25, -0.1), (0.58, 0.78), (0.6, 0.75), 0.03, 0.015, 1, 1, (20, 20, 20)),
+    Style("feutre", (0.12, 0.16), (0.0, 0.15), (0.6, 0.8), (0.58, 0.7), 0.03, 0.01, 1, 0, (110, 30, 10)),
+    Style("tremble", (0.07, 0.09), (-0.05, 0.15), (0.6, 0.82), (0.6, 0.76), 0.05, 0.035, 1, 2, (80, 50, 20)),
+]
+
+TEST_STYLES: list[Style] = [
+    Style("test_vif", (0.085, 0.1), (0.1, 0.22), (0.62, 0.85), (0.62, 0.78), 0.04, 0.02, 1, 1, (130, 50, 20)),
+    Style("test_serre", (0.06, 0.08), (-0.15, 0.0), (0.48, 0.62), (0.66, 0.8), 0.035, 0.015, 2, 0, (40, 40, 40)),
+    Style("test_gros", (0.1, 0.14), (-0.05, 0.1), (0.7, 0.9), (0.56, 0.7), 0.04, 0.025, 0, 2, (160, 80, 30)),
+]
+
+STYLES = {s.name: s for s in TRAIN_STYLES + TEST_STYLES}
+
+
+def _chaikin(pts: np.ndarray, passes: int) -> np.ndarray:
+    for _ in range(passes):
+        if len(pts) < 3:
+            break
+        q = 0.75 * pts[:-1] + 0.25 * pts[1:]
+        r = 0.25 * pts[:-1] + 0.75 * pts[1:]
+        mid = np.empty((2 * len(q), 2))
+        mid[0::2], mid[1::2] = q, r
+        pts = np.vstack([pts[:1], mid, pts[-1:]])
+    return pts
+
+
+def _densify(pts: np.ndarray, step: float = 0.04) -> np.ndarray:
+    out = [pts[0]]
+    for a, b in zip(pts[:-1], pts[1:], strict=True):
+        n = max(1, int(np.linalg.norm(b - a) / step))
+        out += [a + (b - a) * t for t in np.linspace(0, 1, n + 1)[1:]]
+    return np.array(out)
+
+
+def glyph_strokes(ch: str, style: Style, rng: np.random.Generator) -> list[np.ndarray]:
+    """The strokes of one hand-written ``ch`` in a unit-height box, jittered."""
+    variants = GLYPHS[ch]
+    idx = style.variant % len(variants) if rng.random() < 0.8 else int(rng.integers(len(variants)))
+    slant = rng.uniform(*style.slant)
+    width = rng.uniform(*style.width)
+    strokes = []
+    for stroke in variants[idx]:
+        pts = np.array(stroke, float)
+        pts = pts + rng.normal(0, style.jitter, pts.shape)
+        pts = _chaikin(pts, style.smooth) if len(pts) > 2 else pts
+        pts = _densify(pts)
+        if style.wobble > 0 and len(pts) > 3:
+            t = np.linspace(0, 2 * np.pi * rng.uniform(0.5, 2), len(pts))
+            pts = pts + style.wobble * np.stack([np.sin(t + rng.uniform(0, 6)), np.cos(t + rng.uniform(0, 6))], 1)
+        x = (pts[:, 0] - 0.5) * width + slant * (0.5 - pts[:, 1])
+        strokes.append(np.stack([x, pts[:, 1] - 0.5], 1))  # centred on (0, 0), height 1
+    return strokes
+
+
+def draw_glyph(img: np.ndarray, ch: str, center: tuple[float, float], cell: float, style: Style,
+               rng: np.random.Generator, ink: tuple[int, ...] | None = None) -> None:
+    """Draw ``ch`` centred near ``center`` in a cell of ``cell`` pixels (in place)."""
+    h = cell * rng.uniform(*style.height)
+    pen = max(1, round(h * rng.uniform(*style.pen)))
+    cx = center[0] + rng.normal(0, style.offset * cell * 0.5)
+    cy = center[1] + rng.normal(0, style.offset * cell * 0.5)
+    rot = rng.normal(0, 0.05)
+    c, s = math.cos(rot), math.sin(rot)
+    colour = ink or (style.ink if img.ndim == 3 else (int(np.mean(style.ink)),))
+    for stroke in glyph_strokes(ch, style, rng):
+        x = (stroke[:, 0] * c - stroke[:, 1] * s) * h + cx
+        y = (stroke[:, 0] * s + stroke[:, 1] * c) * h + cy
+        pts = np.round(np.stack([x, y], 1) * 16).astype(np.int32)
+        cv2.polylines(img, [pts], False, colour, pen, cv2.LINE_AA, shift=4)
+
+
+def draw_circle(img: np.ndarray, center: tuple[float, float], cell: float, style: Style,
+                rng: np.random.Generator) -> None:
+    """A hand-drawn circle around a letter (the joker mark), not quite closed."""
+    r = cell * rng.uniform(0.42, 0.55)
+    a0 = rng.uniform(0, 360)
+    sweep = rng.uniform(330, 400)
+    pts = np.array(_arc(center[0], center[1], r * rng.uniform(0.85, 1.05), r, a0, a0 + sweep, 40))
+    pts += rng.normal(0, cell * 0.015, pts.shape)
+    pen = max(1, round(cell * rng.uniform(*style.pen) * 0.6))
+    colour = style.ink if img.ndim == 3 else (int(np.mean(style.ink)),)
+    cv2.polylines(img, [np.round(pts * 16).astype(np.int32)], False, colour, pen, cv2.LINE_AA, shift=4)
+
+
+def draw_strike(img: np.ndarray, center: tuple[float, float], cell: float, style: Style,
+                rng: np.random.Generator) -> None:
+    """Cross a letter out: a cross, a scribble or a heavy diagonal."""
+    colour = style.ink if img.ndim == 3 else (int(np.mean(style.ink)),)
+    pen = max(2, round(cell * rng.uniform(*style.pen) * 0.8))
+    cx, cy, r = center[0], center[1], cell * 0.4
+    kind = rng.integers(3)
+    if kind == 0:
+        lines = [[(cx - r, cy - r), (cx + r, cy + r)], [(cx + r, cy - r), (cx - r, cy + r)]]
+    elif kind == 1:
+        n = int(rng.integers(4, 7))
+        ys = np.linspace(cy - r * 0.8, cy + r * 0.8, n)
+        lines = [[(cx - r if i % 2 == 0 else cx + r, y) for i, y in enumerate(ys)]]
+    else:
+        lines = [[(cx - r, cy + r * 0.3), (cx + r, cy - r * 0.3)], [(cx - r, cy + r * 0.6), (cx + r, cy)]]
+    for line in lines:
+        pts = np.array(line) + rng.normal(0, cell * 0.03, (len(line), 2))
+        cv2.polylines(img, [np.round(pts * 16).astype(np.int32)], False, colour, pen, cv2.LINE_AA, shift=4)

@@ -1,0 +1,138 @@
+"""Render the printable bulletin (PNG at 300 dpi, PDF) from its layout file.
+
+Text is drawn with Pillow and DejaVu (accents); markers with ``cv2.aruco``.
+Grid lines are mid-grey so that the reader can remove them without eating
+the pen strokes that cross them.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+from PIL import Image, ImageDraw, ImageFont
+
+from .layout import Layout, to_px
+
+FONT_DIR = Path("/usr/share/fonts/truetype/dejavu")
+LINE_GREY = 110
+ARBITER_GREY = 215
+A4_MM = (210.0, 297.0)
+FORMATS_MM = {"A6": (148.0, 105.0), "A5": (210.0, 148.0)}
+
+
+def _font(size_px: int, bold: bool = False) -> ImageFont.ImageFont:
+    name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
+    try:
+        return ImageFont.truetype(str(FONT_DIR / name), max(size_px, 6))
+    except OSError:
+        return ImageFont.load_default()
+
+
+def aruco_dictionary(name: str = "DICT_4X4_50") -> cv2.aruco.Dictionary:
+    return cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, name))
+
+
+def render_page(layout: Layout, px_per_mm: float = 300 / 25.4) -> np.ndarray:
+    """The blank bulletin as a grey-level image (white paper), size from the layout in mm."""
+    size = layout.canonical_size(px_per_mm)
+    w, h = size
+    img = np.full((h, w), 255, np.uint8)
+    line = max(1, round(0.3 * px_per_mm))
+
+    x0, y0, x1, y1 = to_px(layout.data["arbiter"]["box"], size)
+    cv2.rectangle(img, (x0, y0), (x1, y1), ARBITER_GREY, -1)
+
+    gx0, gy0, gx1, gy1 = to_px(layout.grid_box, size)
+    rows, cols = layout.grid_shape
+    for r in range(rows + 1):
+        y = round(gy0 + (gy1 - gy0) * r / rows)
+        cv2.line(img, (gx0, y), (gx1, y), LINE_GREY, line)
+    for c in range(cols + 1):
+        x = round(gx0 + (gx1 - gx0) * c / cols)
+        cv2.line(img, (x, gy0), (x, gy1), LINE_GREY, line)
+    for name in layout.data["fields"]:
+        fx0, fy0, fx1, fy1 = to_px(layout.field_box(name), size)
+        cv2.rectangle(img, (fx0, fy0), (fx1, fy1), LINE_GREY, line)
+        n = layout.field_cells(name)
+        for i in range(1, n):
+            x = round(fx0 + (fx1 - fx0) * i / n)
+            cv2.line(img, (x, fy0), (x, fy1), LINE_GREY, max(1, line // 2))
+
+    dictionary = aruco_dictionary(layout.data["markers"]["dictionary"])
+    for m in layout.markers:
+        mx0, my0, mx1, my1 = to_px(m["box"], size)
+        side = min(mx1 - mx0, my1 - my0)
+        img[my0:my0 + side, mx0:mx0 + side] = cv2.aruco.generateImageMarker(dictionary, int(m["id"]), side)
+
+    pil = Image.fromarray(img)
+    draw = ImageDraw.Draw(pil)
+    for spec in layout.data["fields"].values():
+        lx0, ly0, _, ly1 = to_px(spec["label_box"], size)
+        draw.text((lx0, ly0), spec["label"], fill=40, font=_font(round((ly1 - ly0) * 0.8), True))
+    for spec in layout.data.get("texts", []):
+        tx0, ty0, _, _ = to_px(spec["box"], size)
+        draw.text((tx0, ty0), spec["text"], fill=30,
+                  font=_font(round(spec["size_mm"] * px_per_mm), spec.get("bold", False)))
+    ax0, ay0, _, _ = to_px(layout.data["arbiter"]["box"], size)
+    draw.text((ax0 + 2 * px_per_mm, ay0 + 1.5 * px_per_mm), layout.data["arbiter"]["label"],
+              fill=90, font=_font(round(2.4 * px_per_mm)))
+    code = layout.data["code"]
+    cx0, cy0, _, _ = to_px(code["box"], size)
+    draw.text((cx0, cy0), code["text"], fill=60, font=_font(round(code["size_mm"] * px_per_mm), True))
+    return np.asarray(pil)
+
+
+def render_format(layout: Layout, fmt: str, dpi: int = 300) -> np.ndarray:
+    """The bulletin on a paper of format ``fmt`` (A6 or A5), scaled and centred."""
+    paper_w, paper_h = FORMATS_MM[fmt]
+    lw, lh = layout.page_mm
+    scale = min(paper_w / lw, paper_h / lh)
+    px_per_mm = dpi / 25.4
+    page = render_page(layout, px_per_mm * scale)
+    out = np.full((round(paper_h * px_per_mm), round(paper_w * px_per_mm)), 255, np.uint8)
+    oy, ox = (out.shape[0] - page.shape[0]) // 2, (out.shape[1] - page.shape[1]) // 2
+    ph, pw = min(page.shape[0], out.shape[0]), min(page.shape[1], out.shape[1])
+    out[max(oy, 0):max(oy, 0) + ph, max(ox, 0):max(ox, 0) + pw] = page[:ph, :pw]
+    return out
+
+
+def render_sheet(layout: Layout, fmt: str, dpi: int = 300) -> np.ndarray:
+    """An A4 sheet holding several bulletins (4 × A6 or 2 × A5) with light cut marks."""
+    px_per_mm = dpi / 25.4
+    sheet = np.full((round(A4_MM[1] * px_per_mm), round(A4_MM[0] * px_per_mm)), 255, np.uint8)
+    one = render_format(layout, fmt, dpi)
+    if fmt == "A6":  # portrait A4 = 2 columns of 2 landscape A6 would not fit: 1 column of 2 x 2 rotated
+        one = cv2.rotate(one, cv2.ROTATE_90_CLOCKWISE)
+        slots = [(0, 0), (0, 1), (1, 0), (1, 1)]
+        ch, cw = sheet.shape[0] // 2, sheet.shape[1] // 2
+    else:
+        slots = [(0, 0), (1, 0)]
+        ch, cw = sheet.shape[0] // 2, sheet.shape[1]
+    h, w = min(one.shape[0], ch), min(one.shape[1], cw)
+    for r, c in slots:
+        y, x = r * ch + (ch - h) // 2, c * cw + (cw - w) // 2
+        sheet[y:y + h, x:x + w] = one[:h, :w]
+    for y in range(ch, sheet.shape[0], ch)[:1]:
+        sheet[y, ::12] = 150
+    if fmt == "A6":
+        sheet[::12, cw] = 150
+    return sheet
+
+
+def export_assets(out_dir: str | Path, layout: Layout | None = None, dpi: int = 300) -> list[Path]:
+    """Write ``bulletin_A6.png/.pdf``, ``bulletin_A5.png/.pdf`` and the A4 sheets."""
+    layout = layout or Layout.load()
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    written: list[Path] = []
+    for fmt in FORMATS_MM:
+        single = Image.fromarray(render_format(layout, fmt, dpi))
+        sheet = Image.fromarray(render_sheet(layout, fmt, dpi))
+        for image, stem in ((single, f"bulletin_{fmt}"), (sheet, f"bulletin_{fmt}_planche_A4")):
+            png, pdf = out / f"{stem}.png", out / f"{stem}.pdf"
+            image.save(png, dpi=(dpi, dpi), optimize=True)
+            image.convert("L").save(pdf, resolution=float(dpi))
+            written += [png, pdf]
+    return written
