@@ -1,0 +1,180 @@
+"""The word list: loading (default French list or a user's ODS), normalising, compiling, caching.
+
+The compiled DAWG is cached on disk under the SHA-256 of the list's text, so
+only the first load of a list pays for compilation. A cache file that fails
+its checksum is rebuilt, never trusted.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import os
+import tempfile
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .dawg import CorruptDawg, Dawg
+
+DEFAULT_LIST = Path(__file__).parent / "data" / "fr-dicollecte.txt.gz"
+ENV_LEXICON = "DUPLICATE_LEXICON"
+ENV_CACHE = "DUPLICATE_CACHE_DIR"
+_COMPILER_VERSION = 1
+
+
+class LexiconError(ValueError):
+    """The word list cannot be used; the message says why, in French."""
+
+
+@dataclass
+class LoadReport:
+    """What loading a list found: kept words and the lines that were not kept, counted."""
+
+    words: int = 0
+    too_long: int = 0
+    one_letter: int = 0
+    not_words: int = 0
+    examples: list[str] = field(default_factory=list)
+
+    def summary(self) -> str:
+        parts = [f"{self.words} mots"]
+        if self.too_long:
+            parts.append(f"{self.too_long} mots de plus de 15 lettres ignorés")
+        if self.one_letter:
+            parts.append(f"{self.one_letter} lignes d'une lettre ignorées")
+        if self.not_words:
+            shown = "; ".join(self.examples[:3])
+            parts.append(f"{self.not_words} lignes qui ne sont pas des mots ignorées ({shown})")
+        return ", ".join(parts)
+
+
+def default_cache_dir() -> Path:
+    """``$DUPLICATE_CACHE_DIR``, else the user's cache folder."""
+    if os.environ.get(ENV_CACHE):
+        return Path(os.environ[ENV_CACHE])
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "duplicate-kiosk"
+
+
+def _read_text(path: Path) -> str:
+    """Read a word list file as text, with French errors for every way it can be unusable."""
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError as exc:
+        raise LexiconError(f"liste de mots introuvable : {path}") from exc
+    except IsADirectoryError as exc:
+        raise LexiconError(f"liste de mots : {path} est un dossier, pas un fichier") from exc
+    except OSError as exc:
+        raise LexiconError(f"liste de mots illisible : {path} ({exc.strerror})") from exc
+    if path.suffix == ".gz" or raw[:2] == b"\x1f\x8b":
+        try:
+            raw = gzip.decompress(raw)
+        except (OSError, EOFError) as exc:
+            raise LexiconError(f"liste de mots compressée endommagée : {path}") from exc
+    if not raw.strip():
+        raise LexiconError(f"liste de mots vide : {path}")
+    if b"\x00" in raw[:65536]:
+        raise LexiconError(f"liste de mots non valable : {path} est un fichier binaire, pas du texte")
+    for encoding in ("utf-8-sig", "cp1252"):
+        try:
+            return raw.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+    raise LexiconError(f"liste de mots illisible : {path} (encodage inconnu)")
+
+
+def normalise_list(lines: Iterable[str]) -> tuple[list[str], LoadReport]:
+    """Normalise a list's lines into sorted unique words, counting what is not kept."""
+    from .normalize import normalize_lines
+
+    result = normalize_lines(lines)
+    words = sorted(result.words)
+    report = LoadReport(
+        words=len(words),
+        too_long=result.too_long,
+        one_letter=result.one_letter,
+        not_words=result.invalid,
+        examples=[f"ligne {number} : « {text[:30]} »" for number, text in result.invalid_examples],
+    )
+    return words, report
+
+
+class Lexicon:
+    """A compiled word list. ``word in lexicon`` for upper-case A–Z words."""
+
+    def __init__(self, dawg: Dawg, sha256: str, source: str, report: LoadReport | None = None):
+        self.dawg = dawg
+        self.sha256 = sha256
+        self.source = source
+        self.report = report or LoadReport(words=dawg.word_count)
+
+    def __contains__(self, word: object) -> bool:
+        return word in self.dawg
+
+    def contains(self, word: str) -> bool:
+        return word.upper() in self.dawg
+
+    def __len__(self) -> int:
+        return self.dawg.word_count
+
+    def __repr__(self) -> str:
+        return f"<Lexicon {self.source} {len(self)} mots {self.sha256[:12]}>"
+
+    @classmethod
+    def from_words(cls, words: Iterable[str], source: str = "mémoire") -> Lexicon:
+        """A lexicon from words in memory (tests, tools), through the same normaliser."""
+        sorted_words, report = normalise_list(words)
+        if not sorted_words:
+            raise LexiconError("liste de mots vide")
+        digest = hashlib.sha256("\n".join(sorted_words).encode()).hexdigest()
+        return cls(Dawg.build(sorted_words), digest, source, report)
+
+    @classmethod
+    def load(cls, path: str | os.PathLike | None = None, cache_dir: Path | None = None) -> Lexicon:
+        """Load ``path``, else ``$DUPLICATE_LEXICON``, else the shipped French list."""
+        chosen = Path(path or os.environ.get(ENV_LEXICON) or DEFAULT_LIST)
+        text = _read_text(chosen)
+        digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+        cache = (cache_dir or default_cache_dir()) / f"{digest}.v{_COMPILER_VERSION}.dawg"
+        cached = _read_cache(cache)
+        if cached is not None:
+            dawg, report = cached
+            return cls(dawg, digest, str(chosen), report)
+        words, report = normalise_list(text.splitlines())
+        if not words:
+            raise LexiconError(f"liste de mots sans aucun mot valable : {chosen} ({report.summary()})")
+        dawg = Dawg.build(words)
+        _write_cache(cache, dawg, report)
+        return cls(dawg, digest, str(chosen), report)
+
+
+_REPORT_FIELDS = ("too_long", "one_letter", "not_words")
+
+
+def _read_cache(cache: Path) -> tuple[Dawg, LoadReport] | None:
+    try:
+        data = cache.read_bytes()
+    except OSError:
+        return None
+    try:
+        head, _, body = data.partition(b"\n")
+        numbers = [int(x) for x in head.split(b",")]
+        if len(numbers) != len(_REPORT_FIELDS):
+            raise CorruptDawg("en-tête")
+        dawg = Dawg.from_bytes(body)
+    except (ValueError, CorruptDawg):
+        return None  # damaged: rebuilt by the caller and overwritten
+    report = LoadReport(dawg.word_count, *numbers)
+    return dawg, report
+
+
+def _write_cache(cache: Path, dawg: Dawg, report: LoadReport) -> None:
+    """Write atomically so that a crash never leaves a half-written cache behind."""
+    try:
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        head = ",".join(str(getattr(report, name)) for name in _REPORT_FIELDS).encode()
+        with tempfile.NamedTemporaryFile(dir=cache.parent, delete=False) as tmp:
+            tmp.write(head + b"\n" + dawg.to_bytes())
+        os.replace(tmp.name, cache)
+    except OSError:
+        pass  # no writable cache: the next load compiles again, nothing is lost

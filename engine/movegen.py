@@ -1,0 +1,259 @@
+"""Every legal move of a position, with scores (Appel–Jacobson on the DAWG).
+
+Each line (row, then column) is searched from its anchors: empty squares next
+to a tile, or H8 on an empty grid. Left parts grow only over empty squares
+that are not anchors, so each move is produced exactly once per direction.
+A one-tile move is produced once per direction in which its main word has two
+letters or more. Every way of using a joker is its own move.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .board import CENTER, PREMIUMS, SIZE, Board, Ref
+from .lexicon import Lexicon
+from .move import Move, parse_tirage
+from .tiles import BINGO_BONUS, JOKER, RACK_SIZE, VALUES
+
+ALL = (1 << 26) - 1
+_VALUE = [VALUES[chr(65 + i)] for i in range(26)]
+_LM = [[p.letter_multiplier for p in row] for row in PREMIUMS]
+_WM = [[p.word_multiplier for p in row] for row in PREMIUMS]
+
+
+def _tile_value(tile: str) -> int:
+    return 0 if tile.islower() else _VALUE[ord(tile) - 65]
+
+
+def generate_moves(board: Board, tirage: str, lexicon: Lexicon) -> list[Move]:
+    """All legal moves for ``tirage`` on ``board``, best score first."""
+    tirage = parse_tirage(tirage)
+    counts = [0] * 27
+    for ch in tirage:
+        counts[26 if ch == JOKER else ord(ch) - 65] += 1
+    moves: list[Move] = []
+    cells = board.cells
+    if board.is_empty():
+        _search(lexicon, cells, counts, True, moves, first=True)
+    else:
+        _search(lexicon, cells, counts, True, moves, first=False)
+        transposed = [list(col) for col in zip(*cells, strict=True)]
+        _search(lexicon, transposed, counts, False, moves, first=False)
+    moves.sort(key=lambda m: (-m.score, str(m.ref), m.word))
+    return moves
+
+
+def top_moves(moves: Sequence[Move], tirage_size: int = RACK_SIZE, bag_empty: bool = False) -> list[Move]:
+    """The tied tops, in the rules' order of preference.
+
+    Among moves of the best score, those using no joker come first; then those
+    that end the game (bag empty and the whole tirage placed); the juge-arbitre
+    chooses among what remains.
+    """
+    if not moves:
+        return []
+    best = max(m.score for m in moves)
+    tied = [m for m in moves if m.score == best]
+
+    def preference(move: Move) -> tuple[int, int]:
+        ends_game = bag_empty and len(move.placed) == tirage_size
+        return (move.jokers_used > 0, not ends_game)
+
+    return sorted(tied, key=preference)
+
+
+def _search(
+    lexicon: Lexicon,
+    grid: list[list[str | None]],
+    counts: list[int],
+    horizontal: bool,
+    out: list[Move],
+    first: bool,
+) -> None:
+    dawg = lexicon.dawg
+    child, dmask, terminal = dawg.child, dawg.mask, dawg.terminal
+    rack_mask = 0
+    for code in range(26):
+        if counts[code]:
+            rack_mask |= 1 << code
+
+    for r in range(SIZE):
+        line = grid[r]
+        above = grid[r - 1] if r > 0 else None
+        below = grid[r + 1] if r < SIZE - 1 else None
+        # premiums along this line, in board coordinates
+        lm = [(_LM[r][c] if horizontal else _LM[c][r]) for c in range(SIZE)]
+        wm = [(_WM[r][c] if horizontal else _WM[c][r]) for c in range(SIZE)]
+
+        # Cross-checks: allowed letters, the fixed part's value, the cross word's text around.
+        cross_mask = [ALL] * SIZE
+        cross_sum = [-1] * SIZE
+        cross_text: list[tuple[str, str] | None] = [None] * SIZE
+        anchors: list[bool] = [False] * SIZE
+        if first:
+            if r == CENTER[0]:
+                anchors[CENTER[1]] = True
+        else:
+            for c in range(SIZE):
+                if line[c] is not None:
+                    continue
+                up_tile = above is not None and above[c] is not None
+                down_tile = below is not None and below[c] is not None
+                left_tile = c > 0 and line[c - 1] is not None
+                right_tile = c < SIZE - 1 and line[c + 1] is not None
+                if not (up_tile or down_tile or left_tile or right_tile):
+                    continue
+                anchors[c] = True
+                if not (up_tile or down_tile):
+                    continue
+                rr = r - 1
+                up = []
+                while rr >= 0 and grid[rr][c] is not None:
+                    up.append(grid[rr][c])
+                    rr -= 1
+                up.reverse()
+                rr = r + 1
+                down = []
+                while rr < SIZE and grid[rr][c] is not None:
+                    down.append(grid[rr][c])
+                    rr += 1
+                prefix, suffix = "".join(up), "".join(down)
+                cross_text[c] = (prefix, suffix)
+                cross_sum[c] = sum(_tile_value(t) for t in up) + sum(_tile_value(t) for t in down)
+                node = dawg.walk(prefix.upper())
+                allowed = 0
+                if node:
+                    m = dmask[node]
+                    upper_suffix = suffix.upper()
+                    while m:
+                        low = m & -m
+                        code = low.bit_length() - 1
+                        m ^= low
+                        end = dawg.walk(upper_suffix, child[node * 26 + code])
+                        if end and terminal[end]:
+                            allowed |= low
+                cross_mask[c] = allowed
+
+        cur: list[str | None] = list(line)
+        placed_cols: list[int] = []
+        state = {"start": 0}
+
+        def record(end: int) -> None:
+            start = state["start"]
+            main_sum = 0
+            mult = 1
+            cross_total = 0
+            extra_words: list[tuple[str, int]] = []
+            placed: list[tuple[int, int, str]] = []
+            for c in range(start, end):
+                tile = cur[c]
+                if line[c] is not None:
+                    main_sum += _tile_value(tile)
+                    continue
+                v = _tile_value(tile) * lm[c]
+                main_sum += v
+                mult *= wm[c]
+                if cross_sum[c] >= 0:
+                    cross_score = (cross_sum[c] + v) * wm[c]
+                    cross_total += cross_score
+                    prefix, suffix = cross_text[c]
+                    extra_words.append((prefix + tile + suffix, cross_score))
+                placed.append((r, c, tile) if horizontal else (c, r, tile))
+            word = "".join(cur[start:end])
+            main_score = main_sum * mult
+            score = main_score + cross_total + (BINGO_BONUS if len(placed) == RACK_SIZE else 0)
+            ref = Ref(r, start, True) if horizontal else Ref(start, r, False)
+            out.append(Move(ref, word, tuple(placed), score, ((word, main_score), *extra_words)))
+
+        def extend_right(c: int, node: int, anchor: int, rmask: int) -> None:
+            if c < SIZE and line[c] is not None:
+                tile = line[c]
+                nxt = child[node * 26 + (ord(tile.upper()) - 65)]
+                if nxt:
+                    extend_right(c + 1, nxt, anchor, rmask)
+                return
+            if c > anchor and terminal[node] and c - state["start"] >= 2:
+                record(c)
+            if c >= SIZE:
+                return
+            joker = counts[26] > 0
+            m = dmask[node] & cross_mask[c]
+            if not joker:
+                m &= rmask
+            base = node * 26
+            while m:
+                low = m & -m
+                code = low.bit_length() - 1
+                m ^= low
+                nxt = child[base + code]
+                if counts[code]:
+                    counts[code] -= 1
+                    cur[c] = chr(65 + code)
+                    extend_right(c + 1, nxt, anchor, rmask if counts[code] else rmask & ~low)
+                    counts[code] += 1
+                if joker:
+                    counts[26] -= 1
+                    cur[c] = chr(97 + code)
+                    extend_right(c + 1, nxt, anchor, rmask)
+                    counts[26] += 1
+            cur[c] = None
+
+        prefix: list[str] = []
+
+        def lay_prefix(anchor: int, old_length: int) -> None:
+            # The left part ends just before the anchor: each new letter shifts it left.
+            n = len(prefix)
+            for i in range(n):
+                cur[anchor - n + i] = prefix[i]
+            for c in range(anchor - old_length, anchor - n):
+                cur[c] = None
+
+        def left_part(node: int, anchor: int, limit: int, rmask: int) -> None:
+            state["start"] = anchor - len(prefix)
+            extend_right(anchor, node, anchor, rmask)
+            if limit == 0:
+                return
+            joker = counts[26] > 0
+            m = dmask[node] if joker else dmask[node] & rmask
+            base = node * 26
+            while m:
+                low = m & -m
+                code = low.bit_length() - 1
+                m ^= low
+                nxt = child[base + code]
+                if counts[code]:
+                    counts[code] -= 1
+                    prefix.append(chr(65 + code))
+                    lay_prefix(anchor, len(prefix) - 1)
+                    left_part(nxt, anchor, limit - 1, rmask if counts[code] else rmask & ~low)
+                    prefix.pop()
+                    lay_prefix(anchor, len(prefix) + 1)
+                    counts[code] += 1
+                if joker:
+                    counts[26] -= 1
+                    prefix.append(chr(97 + code))
+                    lay_prefix(anchor, len(prefix) - 1)
+                    left_part(nxt, anchor, limit - 1, rmask)
+                    prefix.pop()
+                    lay_prefix(anchor, len(prefix) + 1)
+                    counts[26] += 1
+
+        for a in range(SIZE):
+            if not anchors[a]:
+                continue
+            if a > 0 and line[a - 1] is not None:
+                start = a - 1
+                while start > 0 and line[start - 1] is not None:
+                    start -= 1
+                node = dawg.walk("".join(line[start:a]).upper())
+                if node:
+                    state["start"] = start
+                    extend_right(a, node, a, rack_mask)
+                continue
+            limit = 0
+            c = a - 1
+            while c >= 0 and line[c] is None and not anchors[c] and limit < RACK_SIZE - 1:
+                limit += 1
+                c -= 1
+            left_part(1, a, limit, rack_mask)
