@@ -15,7 +15,7 @@ from engine.board import SIZE
 
 from . import fonts
 
-COUNTDOWN_INK = 0.17  # countdown digits: 17 % of the screen height (issue: ≥ 15 %)
+COUNTDOWN_INK = 0.16  # countdown digits: 16 % of the screen height (issue: ≥ 15 %)
 HEADER_RATIO = 0.8  # row letters / column numbers band, in cells
 COUNTDOWN_SAMPLE = "0:00"
 

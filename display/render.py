@@ -46,6 +46,10 @@ class Renderer:
         self._countdown_key: tuple | None = None
 
     # -- public -----------------------------------------------------------------------------
+    def info_size(self) -> tuple[int, int] | None:
+        """The size the last full redraw was laid out for."""
+        return (self.info.layout.width, self.info.layout.height) if self.info else None
+
     def draw(self, view: View, force: bool = False) -> list[pygame.Rect]:
         """Draw ``view``; returns the dirty rectangles (empty when nothing changed)."""
         size = self.surface.get_size()

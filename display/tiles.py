@@ -31,7 +31,7 @@ _FACE = {
     TileKind.REJECTED: theme.REJECTED_TILE,
 }
 
-LETTER_INK = 0.6  # letter glyph height per tile side (≥ 2.5 % of the screen on the grid)
+LETTER_INK = 0.64  # letter glyph height per tile side (≥ 2.5 % of the screen on the grid)
 VALUE_INK = 0.18
 LETTER_MAX_WIDTH = 0.64  # wide letters (M, W) are narrowed so they never touch the value
 
