@@ -1,0 +1,41 @@
+"""Rendered phrases kept on disk, keyed by the exact voice text, voice and rate.
+
+Fixed phrases (calls, Pays-Lettre letters, numbers) are rendered once and
+found again at the next start, so a call never waits for the synthesiser.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from . import wavcheck
+
+
+class PhraseCache:
+    def __init__(self, directory: str | Path) -> None:
+        self.directory = Path(directory)
+        self.directory.mkdir(parents=True, exist_ok=True)
+        self._checked: set[Path] = set()
+
+    def path_for(self, voice_text: str, voice: str, rate: int) -> Path:
+        key = hashlib.sha1(f"{voice}|{int(rate)}|{voice_text}".encode()).hexdigest()[:20]
+        return self.directory / f"{key}.wav"
+
+    def lookup(self, voice_text: str, voice: str, rate: int) -> Path | None:
+        """The cached file if it is there and sound; a damaged file is removed."""
+        path = self.path_for(voice_text, voice, rate)
+        if path in self._checked:
+            return path
+        if not path.exists():
+            return None
+        if wavcheck.problem(path, voice_text, rate) is not None:
+            path.unlink(missing_ok=True)
+            return None
+        self._checked.add(path)
+        return path
+
+    def remember(self, path: Path, voice_text: str) -> None:
+        """Record a freshly rendered file (and its text beside it, for people)."""
+        self._checked.add(Path(path))
+        Path(path).with_suffix(".txt").write_text(voice_text + "\n", encoding="utf-8")

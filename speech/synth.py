@@ -1,0 +1,128 @@
+"""Render one text to a checked WAV: pyttsx3 first, validated and retried, espeak-ng if it keeps failing.
+
+Runs in the process that owns pyttsx3 (the worker, or the command line).
+pyttsx3 2.99 queues property changes until ``runAndWait()``, may return from
+``runAndWait()`` before the WAV is written, keeps only the last of two
+``save_to_file`` calls, and now and then writes an empty file or forgets the
+rate. So: one ``save_to_file`` per ``runAndWait()``, properties set in the
+same batch, then poll the file until it passes :func:`speech.wavcheck.problem`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import espeak, wavcheck
+
+PYTTSX3 = "pyttsx3"
+ESPEAK_CLI = "espeak-ng"
+
+
+@dataclass
+class RenderResult:
+    path: str
+    engine: str  # PYTTSX3 or ESPEAK_CLI
+    attempts: int  # pyttsx3 attempts made (0 when it was not tried)
+    seconds: float  # wall time of the rendering
+    duration: float  # audio length
+    error: str | None = None  # why pyttsx3 was not used for this text, in French
+
+
+class Renderer:
+    """Owns one pyttsx3 engine; falls back to the espeak-ng command line."""
+
+    def __init__(self, use_pyttsx3: bool = True, attempts: int = 3,
+                 give_up_after: int = 3) -> None:
+        self.attempts = attempts
+        self.give_up_after = give_up_after  # failed texts in a row before dropping pyttsx3
+        self.failures_in_row = 0
+        self.engine = None
+        self.disabled_reason: str | None = None
+        if use_pyttsx3:
+            try:
+                import pyttsx3
+
+                with contextlib.redirect_stdout(io.StringIO()):
+                    self.engine = pyttsx3.init("espeak")
+            except Exception as exc:  # no libespeak, broken install…
+                self.disabled_reason = f"pyttsx3 indisponible : {exc}"
+        else:
+            self.disabled_reason = "pyttsx3 désactivé"
+
+    @property
+    def engine_name(self) -> str:
+        return PYTTSX3 if self.engine is not None else ESPEAK_CLI
+
+    def _pyttsx3_once(self, text: str, tmp: Path, voice: str, rate: int,
+                      reference: float | None) -> str | None:
+        tmp.unlink(missing_ok=True)
+        engine = self.engine
+        engine.setProperty("voice", voice)
+        engine.setProperty("rate", int(rate))
+        engine.setProperty("volume", 1.0)  # volume is applied at playback
+        with contextlib.redirect_stdout(io.StringIO()):  # the driver prints "Audio saved…"
+            engine.save_to_file(text, str(tmp))
+            engine.runAndWait()
+        # runAndWait may return before the file is written: wait for a good file.
+        deadline = time.monotonic() + max(1.0, (reference or 1.0) * 0.5)
+        problem = "fichier absent"
+        while time.monotonic() < deadline:
+            problem = wavcheck.problem(tmp, text, rate, reference)
+            if problem is None:
+                return None
+            if problem not in ("fichier absent", "fichier vide"):
+                time.sleep(0.02)  # maybe still being written: one more look
+                problem = wavcheck.problem(tmp, text, rate, reference)
+                if problem is None:
+                    return None
+                break
+            time.sleep(0.005)
+        return problem
+
+    def render(self, text: str, path: str | Path, voice: str = "roa/fr",
+               rate: int = 150) -> RenderResult:
+        """Write ``text`` to ``path`` (atomically) and say which engine made it."""
+        start = time.perf_counter()
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        reference = None
+        if espeak.available():
+            try:
+                reference = espeak.reference_duration(text, voice, rate)
+            except Exception:
+                reference = None
+        error = self.disabled_reason
+        attempts = 0
+        if self.engine is not None:
+            tmp = path.with_name(path.name + ".pyttsx3.tmp")
+            problems = []
+            for attempts in range(1, self.attempts + 1):
+                try:
+                    problem = self._pyttsx3_once(text, tmp, voice, rate, reference)
+                except Exception as exc:
+                    problem = f"erreur pyttsx3 : {exc}"
+                if problem is None:
+                    tmp.replace(path)
+                    self.failures_in_row = 0
+                    return RenderResult(str(path), PYTTSX3, attempts,
+                                        time.perf_counter() - start,
+                                        wavcheck.read_info(path).duration)
+                problems.append(problem)
+            tmp.unlink(missing_ok=True)
+            self.failures_in_row += 1
+            error = f"pyttsx3 a échoué {attempts} fois ({'; '.join(problems)})"
+            if self.failures_in_row >= self.give_up_after:
+                self.engine = None
+                self.disabled_reason = (f"pyttsx3 abandonné après {self.failures_in_row} "
+                                        "échecs de suite : espeak-ng en ligne de commande")
+                error = self.disabled_reason
+        espeak.render(text, path, voice, rate)
+        problem = wavcheck.problem(path, text, rate, reference)
+        if problem is not None:
+            raise RuntimeError(f"synthèse impossible : {problem}")
+        return RenderResult(str(path), ESPEAK_CLI, attempts, time.perf_counter() - start,
+                            wavcheck.read_info(path).duration, error)
