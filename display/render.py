@@ -149,6 +149,8 @@ class Renderer:
         if not lines or rect.height <= 0:
             return
         line_h = round(ink * 1.7)
+        lines = [(part, colour) for text, colour in lines
+                 for part in self._wrap(text, rect.width, ink)]  # wrap rather than shrink
         count = max(0, rect.height // line_h)
         shown = lines[-count:] if keep_last else lines[:count]
         if count == 0:
@@ -287,8 +289,7 @@ class Renderer:
         self._big("Tirage rejeté", layout.countdown, theme.REJECTED, 0.08 * h)
         self._tirage(view.tirage, len(view.tirage), (TileKind.REJECTED, TileKind.REJECTED))
         message = view.message or "Les lettres retournent dans le sac."
-        lines = [(line, theme.TEXT) for line in self._wrap(message, layout.info.width, 0.035 * h)]
-        self._lines(layout.info, lines, 0.035 * h)
+        self._lines(layout.info, [(message, theme.TEXT)], 0.035 * h)
 
     def _panel_fin(self, view: View) -> None:
         layout = self.info.layout

@@ -55,6 +55,7 @@ class RoomDisplay:
         self.view: View | None = None
         self.fullscreen = False
         self._next_display_check = 0.0
+        self._retry_at = 0.0
 
     # -- opening ----------------------------------------------------------------------------
     @classmethod
@@ -103,15 +104,22 @@ class RoomDisplay:
         return surface
 
     def _reopen(self, reason: str) -> None:
-        """Start the video system again and redraw the last view."""
+        """Start the video system again and redraw the last view; if even that fails,
+        stay dark and retry later rather than take the kiosk down."""
+        now = time.monotonic()
+        if now < self._retry_at:
+            return
         self._notice(f"{reason} : réouverture de l'écran de salle.")
         try:
             pygame.display.quit()
-        except pygame.error:
-            pass
-        self._open()
-        if self.view is not None:
-            self._draw(self.view, force=True)
+            self._open()
+            if self.view is not None:
+                self._draw(self.view, force=True)
+        except pygame.error as exc:
+            self.surface = None
+            self._retry_at = now + DISPLAY_CHECK_SECONDS
+            self._notice(f"Écran de salle indisponible ({exc}) : nouvel essai dans "
+                         f"{DISPLAY_CHECK_SECONDS:.0f} s.")
 
     # -- drawing ----------------------------------------------------------------------------
     @property
@@ -120,7 +128,8 @@ class RoomDisplay:
         return self.surface.get_size() if self.surface else (0, 0)
 
     def _surface_alive(self) -> bool:
-        return pygame.display.get_init() and pygame.display.get_surface() is not None
+        return (self.surface is not None and pygame.display.get_init()
+                and pygame.display.get_surface() is not None)
 
     def _draw(self, view: View, force: bool = False) -> None:
         current = pygame.display.get_surface()
@@ -156,6 +165,8 @@ class RoomDisplay:
 
     def screenshot(self, path: str | Path) -> Path:
         """Save what the room sees now as a PNG."""
+        if self.surface is None:
+            raise RuntimeError("écran de salle fermé : pas de capture possible")
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
         pygame.image.save(self.surface, str(path))
@@ -187,7 +198,7 @@ class RoomDisplay:
         if time.monotonic() >= self._next_display_check:
             self._next_display_check = time.monotonic() + DISPLAY_CHECK_SECONDS
             self._check_display()
-        if redraw and self.view is not None and self._surface_alive():
+        if redraw and self.view is not None and self._surface_alive() and self.renderer:
             old = self.renderer.info_size()
             self._draw(self.view, force=True)
             if self.renderer.info_size() != old:

@@ -202,11 +202,12 @@ def test_texts_inside_the_screen_and_never_overlapping(screen, size):
             assert not ra.colliderect(rb), (a, b)
 
 
-def test_panel_texts_are_readable_from_the_back(coup_screen):
-    surface, info = coup_screen
-    height = surface.get_height()
+@pytest.mark.parametrize("screen", list(Screen), ids=lambda s: s.value)
+@pytest.mark.parametrize("size", [(1024, 768), (1920, 1080)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_panel_texts_are_readable_from_the_back(screen, size):
+    surface, info = draw(sample_views()[screen], size)
     for text, rect in info.texts:
-        assert rect.height >= 0.02 * height, text
+        assert rect.height >= 0.025 * size[1], text
 
 
 def test_renderer_redraws_only_the_countdown_rectangle():
