@@ -72,6 +72,7 @@ class GroundTruth:
     corners: list[list[float]] = field(default_factory=list)   # page corners in the photo
     crossed: list[int] = field(default_factory=list)            # grid columns holding a struck letter
     word_start: int = 0
+    cells: dict[str, str] = field(default_factory=dict)         # "grid:r:c" / "table:i" → char, '#' struck
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -131,14 +132,16 @@ def write_bulletin(content: BulletinContent, style: Style, rng: np.random.Genera
             draw_glyph(img, wrong, _cell_centre(box), cell_px, style, rng)
             draw_strike(img, _cell_centre(box), cell_px, style, rng)
             truth.crossed.append(col)
+            truth.cells[f"grid:{word_row}:{col}"] = "#"
             col += 1
         if col >= cols:
             break
         box = to_px(cells[word_row][col], size)
         cx, cy = _cell_centre(box)
         if rng.random() < mistakes.across_border:
-            cx += cell_px * rng.choice([-1, 1]) * rng.uniform(0.25, 0.42)
+            cx += cell_px * rng.choice([-1, 1]) * rng.uniform(0.2, 0.38)
         draw_glyph(img, ch.upper(), (cx, cy), cell_px, style, rng)
+        truth.cells[f"grid:{word_row}:{col}"] = ch
         if ch.islower():
             draw_circle(img, (cx, cy), cell_px, style, rng)
         col += 1
@@ -146,6 +149,7 @@ def write_bulletin(content: BulletinContent, style: Style, rng: np.random.Genera
         r, c = word_row + dr, start + i
         if 0 <= r < rows and 0 <= c < cols:
             draw_glyph(img, letter.upper(), _cell_centre(to_px(cells[r][c], size)), cell_px, style, rng)
+            truth.cells[f"grid:{r}:{c}"] = letter.upper()
 
     for name, text in (("table", content.table), ("ref", content.ref), ("score", content.score)):
         if text is None or text == "":
@@ -155,6 +159,7 @@ def write_bulletin(content: BulletinContent, style: Style, rng: np.random.Genera
         first = len(comb) - len(chars) if rng.random() < mistakes.align_right else 0
         for k, ch in enumerate(chars[: len(comb)]):
             box = to_px(comb[max(first, 0) + k], size)
+            truth.cells[f"{name}:{max(first, 0) + k}"] = ch.upper()
             draw_glyph(img, ch.upper(), _cell_centre(box), (box[2] - box[0] + box[3] - box[1]) / 2,
                        style, rng)
     return img, truth

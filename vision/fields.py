@@ -1,0 +1,169 @@
+"""Stage 3: cut the fields of a rectified bulletin into per-cell glyphs.
+
+Ink is measured against a local paper estimate (shadows and uneven light
+cancel out), printed box lines are removed by morphology (long thin runs),
+then pen strokes are grouped into connected components and each component
+goes to the cell holding its centre — so a letter written across a cell line
+stays whole and does not leak into its neighbour.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from .layout import Box, Layout, to_px
+
+INK_THRESHOLD = 0.28
+MIN_FILL = 0.012        # share of a cell's area that must be ink for the cell to count as written
+
+
+@dataclass
+class Glyph:
+    """What was written in one cell: a float ink crop (1 = ink) and where it came from."""
+
+    field: str                  # "grid", "table", "ref", "score"
+    row: int
+    col: int
+    image: np.ndarray           # ink crop, tight bounding box of the assigned strokes
+    window: np.ndarray          # ink in a fixed window around the cell (for circle detection)
+    fill: float                 # ink area / cell area
+    cell_px: float
+
+    @property
+    def key(self) -> str:
+        return f"grid:{self.row}:{self.col}" if self.field == "grid" else f"{self.field}:{self.col}"
+
+
+@dataclass
+class Fields:
+    """All glyphs of a bulletin, by field."""
+
+    grid: dict[tuple[int, int], Glyph]
+    combs: dict[str, dict[int, Glyph]]
+    ink: np.ndarray
+    darkness: float             # median paper brightness, 0–255
+    sharpness: float            # variance of the Laplacian on the written area
+
+    @property
+    def empty(self) -> bool:
+        return not self.grid and not any(self.combs.values())
+
+    def all(self) -> list[Glyph]:
+        return list(self.grid.values()) + [g for comb in self.combs.values() for g in comb.values()]
+
+
+def ink_map(bgr: np.ndarray) -> tuple[np.ndarray, float]:
+    """Ink strength in [0, 1] per pixel, relative to the local paper brightness."""
+    gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY).astype(np.float32) if bgr.ndim == 3 else bgr.astype(np.float32)
+    paper = cv2.morphologyEx(gray, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (21, 21)))
+    paper = cv2.GaussianBlur(paper, (0, 0), 6)
+    ink = np.clip(1.0 - gray / np.maximum(paper, 1.0), 0, 1)
+    return ink, float(np.median(paper))
+
+
+def remove_lines(mask: np.ndarray, cell: float, vertical: float | None = None) -> np.ndarray:
+    """Mask of printed rules: horizontal or vertical runs longer than any pen stroke.
+
+    ``vertical`` is the length of the shortest printed vertical rule (a combed
+    box's separators are only one cell high)."""
+    length = max(9, int(cell * 1.3))
+    vlen = max(9, int(min(cell * 1.3, 0.9 * vertical) if vertical else length))
+    horiz = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (length, 1)))
+    vert = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (1, vlen)))
+    lines = cv2.bitwise_or(horiz, vert)
+    return cv2.dilate(lines, np.ones((3, 3), np.uint8))
+
+
+Segment = tuple[tuple[int, int], tuple[int, int]]
+
+
+def _grid_lines(cells: list[tuple[int, int, tuple[int, int, int, int]]]) -> list[Segment]:
+    segs: list[Segment] = []
+    for _, _, (x0, y0, x1, y1) in cells:
+        segs += [((x0, y0), (x1, y0)), ((x0, y1), (x1, y1)), ((x0, y0), (x0, y1)), ((x1, y0), (x1, y1))]
+    return segs
+
+
+def _cut(ink: np.ndarray, field: str, cells: list[tuple[int, int, tuple[int, int, int, int]]],
+         region: tuple[int, int, int, int], cell: float) -> dict[tuple[int, int], Glyph]:
+    x0, y0, x1, y1 = region
+    h, w = ink.shape
+    x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
+    sub = ink[y0:y1, x0:x1]
+    mask = (sub > INK_THRESHOLD).astype(np.uint8) * 255
+    heights = [b[3] - b[1] for _, _, b in cells]
+    lines = remove_lines(mask, cell, None if field == "grid" else min(heights))
+    clean = cv2.bitwise_and(mask, cv2.bitwise_not(lines))
+    clean = cv2.morphologyEx(clean, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+    band = np.zeros_like(mask)
+    half = max(2, int(cell * 0.09))
+    for (ax, ay), (bx, by) in _grid_lines(cells):
+        cv2.line(band, (ax - x0, ay - y0), (bx - x0, by - y0), 255, 2 * half + 1)
+    n, labels, stats, cents = cv2.connectedComponentsWithStats(clean, connectivity=8)
+    min_area = max(6, int(cell * cell * 0.004))
+    in_band = np.bincount(labels.ravel(), weights=(band > 0).ravel(), minlength=n)
+    owner: dict[int, tuple[int, int]] = {}
+    for lab in range(1, n):
+        area = stats[lab, cv2.CC_STAT_AREA]
+        if area < min_area or in_band[lab] > 0.7 * area:
+            continue
+        cx, cy = cents[lab][0] + x0, cents[lab][1] + y0
+        for r, c, (bx0, by0, bx1, by1) in cells:
+            if bx0 <= cx < bx1 and by0 <= cy < by1:
+                owner[lab] = (r, c)
+                break
+    out: dict[tuple[int, int], Glyph] = {}
+    by_cell: dict[tuple[int, int], list[int]] = {}
+    for lab, rc in owner.items():
+        by_cell.setdefault(rc, []).append(lab)
+    boxes = {(r, c): b for r, c, b in cells}
+    for rc, labs in by_cell.items():
+        bx0, by0, bx1, by1 = boxes[rc]
+        area = (bx1 - bx0) * (by1 - by0)
+        keep = np.isin(labels, labs)
+        ink_area = float(sum(stats[lab, cv2.CC_STAT_AREA] for lab in labs))
+        ys, xs = np.nonzero(keep)
+        if ink_area / area < MIN_FILL or (ys.max() - ys.min()) < 0.3 * cell:
+            continue
+        strokes = np.where(keep, sub, 0).astype(np.float32)
+        crop = strokes[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+        # fixed window: the cell grown by 25 % each side, in region coordinates
+        mx, my = int((bx1 - bx0) * 0.25), int((by1 - by0) * 0.25)
+        wx0, wy0 = bx0 - x0 - mx, by0 - y0 - my
+        wx1, wy1 = bx1 - x0 + mx, by1 - y0 + my
+        window = np.zeros((wy1 - wy0, wx1 - wx0), np.float32)
+        sx0, sy0 = max(wx0, 0), max(wy0, 0)
+        sx1, sy1 = min(wx1, strokes.shape[1]), min(wy1, strokes.shape[0])
+        window[sy0 - wy0:sy1 - wy0, sx0 - wx0:sx1 - wx0] = strokes[sy0:sy1, sx0:sx1]
+        out[rc] = Glyph(field, rc[0], rc[1], crop, window, ink_area / area, cell)
+    return out
+
+
+def cut_fields(bgr: np.ndarray, layout: Layout) -> Fields:
+    """Glyphs of the squared area and of the combed boxes of a rectified bulletin."""
+    size = (bgr.shape[1], bgr.shape[0])
+    ink, paper = ink_map(bgr)
+    rows, cols = layout.grid_shape
+    grid_cells = [(r, c, to_px(b, size)) for r, row in enumerate(layout.grid_cells()) for c, b in enumerate(row)]
+    gx0, gy0, gx1, gy1 = to_px(layout.grid_box, size)
+    cell = (gx1 - gx0) / cols
+    pad = int(cell * 0.35)
+    grid = _cut(ink, "grid", grid_cells, (gx0 - pad, gy0 - pad, gx1 + pad, gy1 + pad), cell)
+    combs: dict[str, dict[int, Glyph]] = {}
+    for name in layout.data["fields"]:
+        cells = [(0, i, to_px(b, size)) for i, b in enumerate(layout.comb_cells(name))]
+        fx0, fy0, fx1, fy1 = to_px(layout.field_box(name), size)
+        fpad = int(cell * 0.3)
+        got = _cut(ink, name, cells, (fx0 - fpad, fy0 - fpad, fx1 + fpad, fy1 + fpad), cell)
+        combs[name] = {c: g for (_, c), g in got.items()}
+    gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
+    area = gray[gy0:gy1, gx0:gx1]
+    sharp = float(cv2.Laplacian(area, cv2.CV_32F).var())
+    return Fields(grid, combs, ink, paper, sharp)
+
+
+def box_px(box: Box, size: tuple[int, int]) -> tuple[int, int, int, int]:
+    return to_px(box, size)
