@@ -153,8 +153,12 @@ class Bulletin:
             data["disciplinary"] = self.disciplinary
         if self.extra:
             data["solutions"] = [
-                {"word": s.word, "ref": s.ref, "raccord": list(s.raccord) if s.raccord else None,
-                 "barre": s.crossed_out}
+                {
+                    "word": s.word,
+                    "ref": s.ref,
+                    "raccord": list(s.raccord) if s.raccord else None,
+                    "barre": s.crossed_out,
+                }
                 for s in self.extra
             ]
         return data

@@ -116,6 +116,7 @@ class Decision:
             "reasons": list(self.reasons),
             "candidates": [c.to_dict() for c in self.candidates],
             "invalid_word": self.invalid_word,
+            "cap": self.cap,
             "replayed_invalid": self.replayed_invalid,
         }
 
@@ -154,7 +155,10 @@ class _Eval:
             return named[0], None
         lowest = min(self.options, key=lambda p: p.score)
         if len(self.scores) > 1:
-            return lowest, "place du joker incertaine et score non concordant : score le plus bas retenu"
+            return (
+                lowest,
+                "place du joker incertaine et score non concordant : score le plus bas retenu",
+            )
         return lowest, None
 
 
@@ -196,6 +200,7 @@ class _Corrector:
         self.lexicon = lexicon
         self.settings = settings
         self.candidates: list[Candidate] = []
+        self.missing_score = "score absent"
 
     # -- evaluation of one place
 
@@ -212,9 +217,12 @@ class _Corrector:
                 joker_fault = (
                     "mauvaise lettre entourée comme joker" if circled_new else "joker non entouré"
                 )
-                options = [realise(self.board, fit, jokers) for jokers in joker_options(fit, self.tirage)]
+                options = [
+                    realise(self.board, fit, jokers) for jokers in joker_options(fit, self.tirage)
+                ]
             grid_circles = [
-                i for i in fit.circled - set(fit.new)
+                i
+                for i in fit.circled - set(fit.new)
                 if not (self.board[fit.squares[i]] or "").islower()
             ]
             if grid_circles and joker_fault is None:
@@ -222,7 +230,9 @@ class _Corrector:
         for p in options:
             self.candidates.append(Candidate(str(p.ref), p.word, p.score, note))
         if not options:
-            self.candidates.append(Candidate(str(fit.ref), fit.letters, 0, note + " (non formable)"))
+            self.candidates.append(
+                Candidate(str(fit.ref), fit.letters, 0, note + " (non formable)")
+            )
         return _Eval(fit, invalid, can_form, options, joker_fault)
 
     def retain(self, verdict: _Verdict, ev: _Eval, claimed: int | None) -> _Verdict:
@@ -233,7 +243,7 @@ class _Corrector:
             verdict.warn(ev.joker_fault)
         if note:
             verdict.warn(note)
-        score_fault(verdict, claimed, placement.score)
+        score_fault(verdict, claimed, placement.score, self.missing_score)
         return verdict
 
     def zero_for_invalid(self, verdict: _Verdict, ev: _Eval, claimed: int | None) -> _Verdict:
@@ -246,7 +256,11 @@ class _Corrector:
 
     def first_coup(self, word: str, claimed: int | None) -> _Verdict:
         verdict = _Verdict()
-        fits = [f for c in range(15) if isinstance(f := fit_word(self.board, Ref(7, c, True), word), Fit)]
+        fits = [
+            f
+            for c in range(15)
+            if isinstance(f := fit_word(self.board, Ref(7, c, True), word), Fit)
+        ]
         if not fits:
             return verdict.zero(f"mot {word.upper()} impossible à placer au premier coup")
         evals = [self.evaluate(f, "premier coup") for f in fits]
@@ -272,7 +286,7 @@ class _Corrector:
         if evals[0].joker_fault:
             verdict.warn(evals[0].joker_fault)
         verdict.placement = placement
-        score_fault(verdict, claimed, placement.score)
+        score_fault(verdict, claimed, placement.score, self.missing_score)
         return verdict
 
     # -- from the second coup
@@ -284,7 +298,9 @@ class _Corrector:
             return [ref.horizontal]
         return [True, False]
 
-    def search(self, word: str, horizontals: Iterable[bool], *, extend: bool, note: str) -> list[_Eval]:
+    def search(
+        self, word: str, horizontals: Iterable[bool], *, extend: bool, note: str
+    ) -> list[_Eval]:
         return [
             self.evaluate(fit, note)
             for h in horizontals
@@ -310,13 +326,20 @@ class _Corrector:
         return found
 
     def unlocated(
-        self, verdict: _Verdict, word: str, claimed: int | None, horizontals: list[bool],
-        why: str, extend: bool,
+        self,
+        verdict: _Verdict,
+        word: str,
+        claimed: int | None,
+        horizontals: list[bool],
+        why: str,
+        extend: bool,
     ) -> _Verdict:
         """5.3.1 / 5.4: nothing locates the word; the claimed score must name a legal place."""
         matches: list[tuple[_Eval, str]] = []
         if claimed is not None:
-            for ev in self.search(word, horizontals, extend=extend, note="même sens, score revendiqué"):
+            for ev in self.search(
+                word, horizontals, extend=extend, note="même sens, score revendiqué"
+            ):
                 if ev.legal and claimed in ev.scores:
                     matches.append((ev, why))
             if not matches:
@@ -349,7 +372,9 @@ class _Corrector:
             return verdict.zero("mot non formable avec le tirage et la grille")
         if claimed is None:
             return verdict.zero(f"{why} et score absent : mot non localisable")
-        return verdict.zero(f"{why} et score ({claimed}) ne correspondant à aucun emplacement du mot")
+        return verdict.zero(
+            f"{why} et score ({claimed}) ne correspondant à aucun emplacement du mot"
+        )
 
     def later_coup(self, sol: Solution, claimed: int | None, sens: str | None) -> _Verdict:
         verdict = _Verdict()
@@ -373,7 +398,9 @@ class _Corrector:
                     return self.zero_for_invalid(verdict, ref_eval, claimed)
                 if ref_eval.legal:
                     return self.at_written_ref(verdict, ref_eval, ref, word, raccord, claimed, sens)
-                ref_fault = f"référence erronée ({ref} : mot non formable avec le tirage à cet emplacement)"
+                ref_fault = (
+                    f"référence erronée ({ref} : mot non formable avec le tirage à cet emplacement)"
+                )
             else:
                 ref_fault = f"référence erronée ({ref} : {fit})"
                 # 5.3.1, last letter missing or changed at the written reference
@@ -422,18 +449,28 @@ class _Corrector:
     def claimed_elsewhere(self, word: str, claimed: int, horizontals: list[bool]) -> bool:
         return any(
             ev.legal and claimed in ev.scores
-            for ev in self.search(word, horizontals, extend=False, note="même sens, score revendiqué")
+            for ev in self.search(
+                word, horizontals, extend=False, note="même sens, score revendiqué"
+            )
         )
 
     def at_written_ref(
-        self, verdict: _Verdict, ev: _Eval, ref: Ref, word: str, raccord: tuple[str, ...],
-        claimed: int | None, sens: str | None,
+        self,
+        verdict: _Verdict,
+        ev: _Eval,
+        ref: Ref,
+        word: str,
+        raccord: tuple[str, ...],
+        claimed: int | None,
+        sens: str | None,
     ) -> _Verdict:
         """The word is legal at its written reference."""
         if claimed is not None and claimed not in ev.scores:
             # 5.3.2: the written reference is a legal placement but the claimed score names another
             if self.settings.claimed_score_wins_on_legal_wrong_ref:
-                for other in self.search(word, [ref.horizontal], extend=False, note="même sens, score revendiqué"):
+                for other in self.search(
+                    word, [ref.horizontal], extend=False, note="même sens, score revendiqué"
+                ):
                     if other.legal and claimed in other.scores and other.fit.ref != ev.fit.ref:
                         verdict.placement = next(p for p in other.options if p.score == claimed)
                         verdict.add(
@@ -453,7 +490,9 @@ class _Corrector:
             verdict.warn("raccord erroné, référence correcte")
         return self.retain(verdict, ev, claimed)
 
-    def by_raccord(self, word: str, raccord: tuple[str, ...], horizontals: list[bool]) -> list[_Eval]:
+    def by_raccord(
+        self, word: str, raccord: tuple[str, ...], horizontals: list[bool]
+    ) -> list[_Eval]:
         return [
             self.evaluate(fit, "raccord")
             for h in horizontals
@@ -461,7 +500,9 @@ class _Corrector:
             if raccord_matches(self.board, fit, raccord)
         ]
 
-    def by_raccord_retain(self, verdict: _Verdict, legal: list[_Eval], claimed: int | None) -> _Verdict:
+    def by_raccord_retain(
+        self, verdict: _Verdict, legal: list[_Eval], claimed: int | None
+    ) -> _Verdict:
         """4.3.3: several places fit the raccord: the claimed score decides, else the lowest."""
         if len(legal) == 1:
             return self.retain(verdict, legal[0], claimed)
@@ -473,10 +514,12 @@ class _Corrector:
         return self.retain(verdict, lowest, claimed)
 
 
-def score_fault(verdict: _Verdict, claimed: int | None, real: int) -> None:
+def score_fault(
+    verdict: _Verdict, claimed: int | None, real: int, missing: str = "score absent"
+) -> None:
     """5.2: a missing or miscounted score is a warning; the real score is credited."""
     if claimed is None:
-        verdict.warn("score absent")
+        verdict.warn(missing)
     elif claimed != real:
         verdict.warn(f"score erroné ({claimed} au lieu de {real})")
 
@@ -525,10 +568,15 @@ def _flag_faults(bulletin: Bulletin, settings: CorrectionSettings) -> list[tuple
         faults.append((Outcome.ZERO, "motif disciplinaire grave"))
     elif bulletin.disciplinary:
         faults.append((Outcome.AVERTISSEMENT, "motif disciplinaire"))
-    crossed = bulletin.crossed_letters or any(s.crossed_out or s.crossed_letters for s in bulletin.extra)
+    crossed = bulletin.crossed_letters or any(
+        s.crossed_out or s.crossed_letters for s in bulletin.extra
+    )
     if bulletin.hard_to_read or (crossed and settings.warn_crossed_out):
         faults.append(
-            (Outcome.AVERTISSEMENT, "présentation du bulletin rendant sa lecture difficile (ratures)")
+            (
+                Outcome.AVERTISSEMENT,
+                "présentation du bulletin rendant sa lecture difficile (ratures)",
+            )
         )
     return faults
 
@@ -574,6 +622,8 @@ def correct(
         verdict = _Verdict(faults=list(flags))
         return _decision(verdict, [])
     corrector = _Corrector(board, tirage, lexicon, settings)
+    if bulletin.score is None and any(p.startswith("score") for p in bulletin.problems):
+        corrector.missing_score = "score illisible"
     solutions = bulletin.solutions()
     if not solutions or not any(s.word for s in solutions):
         reason = "mot absent ou illisible"
@@ -592,12 +642,17 @@ def correct(
     replayed = verdict.outcome is Outcome.ZERO and verdict.invalid_word in told
     if replayed:
         verdict.faults.append(
-            (Outcome.ZERO, "même mot non valable rejoué avant notification : moyenne des autres joueurs (5.7)")
+            (
+                Outcome.ZERO,
+                "même mot non valable rejoué avant notification : moyenne des autres joueurs (5.7)",
+            )
         )
     return _decision(verdict, corrector.candidates, replayed)
 
 
-def _correct_solution(corrector: _Corrector, sol: Solution, claimed: int | None, sens: str | None) -> _Verdict:
+def _correct_solution(
+    corrector: _Corrector, sol: Solution, claimed: int | None, sens: str | None
+) -> _Verdict:
     if corrector.board.is_empty():
         return corrector.first_coup(sol.word or "", claimed)
     return corrector.later_coup(sol, claimed, sens)
