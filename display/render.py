@@ -244,11 +244,11 @@ class Renderer:
                                   round(width * rect.width), line_h)
                 self._text(text, box, ink, theme.TEXT, align=align)
 
-    def _past_tops(self, view: View, rect: pygame.Rect) -> None:
+    def _past_tops(self, view: View, rect: pygame.Rect, title: str = "Tops précédents") -> None:
         rows = [(f"{t.coup}", t.word, t.ref, f"{t.score}") for t in view.past_tops]
         columns = ((0.0, 0.1, "right"), (0.15, 0.5, "left"), (0.67, 0.15, "left"),
                    (0.84, 0.16, "right"))
-        self._table(rect, "Tops précédents", rows, columns, 0.03 * self.info.layout.height,
+        self._table(rect, title, rows, columns, 0.03 * self.info.layout.height,
                     keep_last=True)
 
     # -- the five screens -------------------------------------------------------------------
@@ -307,7 +307,7 @@ class Renderer:
                        (0.74, 0.26, "right"))
             self._table(layout.info, "Classement", rows, columns, 0.032 * h)
         else:
-            self._past_tops(view, layout.info)
+            self._past_tops(view, layout.info, "Tops de la partie")
 
     # -- helpers ----------------------------------------------------------------------------
     @staticmethod

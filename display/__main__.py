@@ -1,0 +1,100 @@
+"""``python -m display``: snapshots of a saved game, and a replay on a real screen.
+
+    python -m display snapshot --game PARTIE.json --coup 5 --size 1920x1080 --out coup5.png
+    python -m display rejouer --game PARTIE.json --window 1280x720
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from .view import Screen
+
+SCREENS = {screen.value: screen for screen in Screen}
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """``1920x1080`` (or ``1920×1080``) → (1920, 1080)."""
+    try:
+        width, height = (int(part) for part in text.lower().replace("×", "x").split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"taille non valable : « {text} » (ex. 1920x1080)") from None
+    if not (320 <= width <= 8192 and 240 <= height <= 8192):
+        raise argparse.ArgumentTypeError(f"taille hors limites : {width}×{height}")
+    return width, height
+
+
+def _load(path: str):
+    from engine.game import Game, GameFileError
+
+    try:
+        return Game.load(path)
+    except GameFileError as exc:
+        raise SystemExit(f"erreur : {exc}") from None
+
+
+def cmd_snapshot(args: argparse.Namespace) -> int:
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    import pygame
+
+    from .from_game import view_for
+    from .render import render
+
+    game = _load(args.game)
+    screen = SCREENS[args.ecran]
+    try:
+        view = view_for(game, args.coup, screen, args.chrono)
+    except ValueError as exc:
+        raise SystemExit(f"erreur : {exc}") from None
+    pygame.display.init()
+    pygame.font.init()
+    surface = pygame.Surface(args.size)
+    render(view, surface)
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    pygame.image.save(surface, str(out))
+    moment = screen.value if screen in (Screen.ACCUEIL, Screen.FIN) else f"{screen.value}, coup {args.coup}"
+    print(f"{out} : {moment}, {args.size[0]}×{args.size[1]}")
+    return 0
+
+
+def cmd_rejouer(args: argparse.Namespace) -> int:
+    from .replay import replay
+
+    game = _load(args.game)
+    return replay(game, display_index=args.display, window_size=args.window,
+                  seconds=args.secondes)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m display", description="Écran de salle.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("snapshot", help="image PNG d'un moment d'une partie enregistrée")
+    p.add_argument("--game", required=True, help="fichier de partie (python -m engine play --out)")
+    p.add_argument("--coup", type=int, default=1, help="numéro du coup (1 = premier)")
+    p.add_argument("--size", type=parse_size, default=(1920, 1080), help="ex. 1920x1080")
+    p.add_argument("--ecran", choices=sorted(SCREENS), default="coup",
+                   help="moment montré (défaut : coup en cours)")
+    p.add_argument("--chrono", type=float, default=None,
+                   help="secondes restantes affichées (défaut : le temps du coup)")
+    p.add_argument("--out", required=True, help="image PNG à écrire")
+    p.set_defaults(run=cmd_snapshot)
+
+    p = sub.add_parser("rejouer", help="rejoue une partie à l'écran (espace : suite, p : pause)")
+    p.add_argument("--game", required=True)
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--display", type=int, default=None, help="plein écran sur l'écran N")
+    where.add_argument("--window", type=parse_size, default=None, help="fenêtre, ex. 1280x720")
+    p.add_argument("--secondes", type=float, default=10.0, help="durée de chaque coup")
+    p.set_defaults(run=cmd_rejouer)
+
+    args = parser.parse_args(argv)
+    return args.run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
