@@ -21,7 +21,8 @@ def parse_size(text: str) -> tuple[int, int]:
     try:
         width, height = (int(part) for part in text.lower().replace("×", "x").split("x"))
     except ValueError:
-        raise argparse.ArgumentTypeError(f"taille non valable : « {text} » (ex. 1920x1080)") from None
+        raise argparse.ArgumentTypeError(
+            f"taille non valable : « {text} » (ex. 1920x1080)") from None
     if not (320 <= width <= 8192 and 240 <= height <= 8192):
         raise argparse.ArgumentTypeError(f"taille hors limites : {width}×{height}")
     return width, height
@@ -56,7 +57,9 @@ def cmd_snapshot(args: argparse.Namespace) -> int:
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     pygame.image.save(surface, str(out))
-    moment = screen.value if screen in (Screen.ACCUEIL, Screen.FIN) else f"{screen.value}, coup {args.coup}"
+    moment = screen.value
+    if screen not in (Screen.ACCUEIL, Screen.FIN):
+        moment += f", coup {args.coup}"
     print(f"{out} : {moment}, {args.size[0]}×{args.size[1]}")
     return 0
 

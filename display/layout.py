@@ -48,7 +48,8 @@ class Layout:
         """The named regions that must lie inside the screen and never overlap."""
         return {
             "grille": self.grid, "colonnes": self.col_header, "lignes": self.row_header,
-            "titre": self.title, "chrono": self.countdown, "tirage": self.tirage, "infos": self.info,
+            "titre": self.title, "chrono": self.countdown, "tirage": self.tirage,
+            "infos": self.info,
         }
 
 

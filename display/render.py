@@ -107,7 +107,8 @@ class Renderer:
             for col, tile in enumerate(line):
                 if tile is None:
                     continue
-                kind = TileKind.ANNOUNCED if announced and (row, col) in highlight else TileKind.PLACED
+                lit = announced and (row, col) in highlight
+                kind = TileKind.ANNOUNCED if lit else TileKind.PLACED
                 self.surface.blit(tile_surface(tile, cell, kind), layout.cell_rect(row, col))
         if view.screen in (Screen.COUP, Screen.ANNONCE) and highlight:
             width = max(3, cell // 10)

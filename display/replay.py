@@ -11,8 +11,15 @@ from collections.abc import Iterator
 
 import pygame
 
-from .from_game import accueil_view, annonce_view, coup_view, fin_view, game_settings, rejet_view
-from .from_game import warning_seconds
+from .from_game import (
+    accueil_view,
+    annonce_view,
+    coup_view,
+    fin_view,
+    game_settings,
+    rejet_view,
+    warning_seconds,
+)
 from .view import Countdown, Screen, View
 from .window import RoomDisplay
 

@@ -37,7 +37,8 @@ class Top:
     @classmethod
     def from_move(cls, coup: int, move) -> Top:
         """Build from an ``engine.move.Move`` (joker letters stay lower case)."""
-        return cls(coup, move.word, str(move.ref), move.score, tuple((r, c) for r, c, _ in move.placed))
+        squares = tuple((r, c) for r, c, _ in move.placed)
+        return cls(coup, move.word, str(move.ref), move.score, squares)
 
 
 @dataclass(frozen=True)

@@ -43,7 +43,7 @@ def prepare_sdl() -> None:
 
 
 class RoomDisplay:
-    """Owns the pygame window. Use ``RoomDisplay.open(...)``, then ``show``/``tick``/``pump_events``."""
+    """Owns the pygame window: ``open(...)``, then ``show``, ``tick`` and ``pump_events``."""
 
     def __init__(self, display_index: int | None = None,
                  window_size: tuple[int, int] | None = None) -> None:

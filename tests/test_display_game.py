@@ -24,8 +24,8 @@ SEED = 4  # a game whose coups 4 and 7 had a tirage rejected
 @pytest.fixture(scope="module")
 def game_file(tmp_path_factory):
     path = tmp_path_factory.mktemp("partie") / "partie.json"
-    subprocess.run([sys.executable, "-m", "engine", "play", "--seed", str(SEED), "--out", str(path)],
-                   check=True, capture_output=True, timeout=60)
+    command = [sys.executable, "-m", "engine", "play", "--seed", str(SEED), "--out", str(path)]
+    subprocess.run(command, check=True, capture_output=True, timeout=60)
     return path
 
 
@@ -63,7 +63,8 @@ def test_annonce_view_highlights_the_top(game):
     row, col, tile = top.placed[0]
     cell = info.layout.cell_rect(row, col)
     face = theme.JOKER_TILE if tile.islower() else theme.ANNOUNCE_TILE
-    assert tuple(surface.get_at((cell.x + int(0.88 * cell.w), cell.y + int(0.3 * cell.h))))[:3] == face
+    point = (cell.x + int(0.88 * cell.w), cell.y + int(0.3 * cell.h))
+    assert tuple(surface.get_at(point))[:3] == face
     assert any(text == f"{top.score} points" for text, _ in info.texts)
 
 
@@ -89,7 +90,8 @@ def test_fin_view_and_ranking(game):
     view = fin_view(game, standings)
     assert view.total == game.total_score
     assert view.board == game.board_after(game.coups[-1].number)
-    assert rank_lines(standings)[0].name == "Alice" and view.ranking[0].score == game.total_score - 40
+    assert rank_lines(standings)[0].name == "Alice"
+    assert view.ranking[0].score == game.total_score - 40
     info = render(view, pygame.Surface((1024, 768)))
     assert any(text == "Alice" for text, _ in info.texts)
 
