@@ -39,15 +39,18 @@ def render(text: str, path: str | Path, voice: str = "fr", rate: int = 150) -> P
     return path
 
 
-def reference_duration(text: str, voice: str = "fr", rate: int = 150) -> float:
-    """Seconds of audio espeak-ng produces for ``text`` (rendered to memory, not played)."""
+def reference_span(text: str, voice: str = "fr", rate: int = 150) -> float:
+    """Seconds of voice espeak-ng produces for ``text`` (rendered in memory, padding excluded)."""
     result = subprocess.run(
         [BINARY, "-v", _voice_arg(voice), "-s", str(int(rate)), "--stdout", "--", text],
         capture_output=True, timeout=TIMEOUT, check=True,
     )
-    data = result.stdout
-    # 44-byte RIFF header, then 16-bit mono samples at 22 050 Hz.
-    return max(0, len(data) - 44) / 2 / 22050
+    import numpy as np
+
+    from .wavcheck import voiced_span
+
+    data = result.stdout[44:]  # 44-byte RIFF header, then 16-bit mono samples at 22 050 Hz
+    return voiced_span(np.frombuffer(data[: len(data) // 2 * 2], dtype="<i2"), 22050)
 
 
 def phonemes(text: str, voice: str = "fr") -> str:

@@ -68,7 +68,7 @@ class Renderer:
             engine.save_to_file(text, str(tmp))
             engine.runAndWait()
         # runAndWait may return before the file is written: wait for a good file.
-        deadline = time.monotonic() + max(1.0, (reference or 1.0) * 0.5)
+        deadline = time.monotonic() + max(1.0, (reference or 1.0) * 0.3)
         problem = "fichier absent"
         while time.monotonic() < deadline:
             problem = wavcheck.problem(tmp, text, rate, reference)
@@ -92,7 +92,7 @@ class Renderer:
         reference = None
         if espeak.available():
             try:
-                reference = espeak.reference_duration(text, voice, rate)
+                reference = espeak.reference_span(text, voice, rate)
             except Exception:
                 reference = None
         error = self.disabled_reason

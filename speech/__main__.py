@@ -1,0 +1,7 @@
+"""``python -m speech``: see :mod:`speech.cli`."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())
