@@ -55,6 +55,7 @@ def size_for_ink(height: float, sample: str = "H") -> int:
     return max(4, int(height / _ink_ratio(sample)) + 1)
 
 
+@lru_cache(maxsize=2048)
 def fit_size(text: str, max_width: float, max_size: int) -> int:
     """The largest size ≤ ``max_size`` at which ``text`` is at most ``max_width`` wide."""
     size = max(4, int(max_size))

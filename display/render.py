@@ -12,7 +12,7 @@ import pygame
 
 from . import fonts, theme
 from .layout import Layout, compute_layout
-from .tiles import TileKind, board_surface, text_surface, tile_surface
+from .tiles import TileKind, board_surface, ink_box, text_surface, tile_surface
 from .view import Countdown, Screen, Top, View
 
 COUNTDOWN_COLOURS = {
@@ -122,7 +122,7 @@ class Renderer:
         """Draw ``text`` with capitals ``ink`` px tall, shrunk to fit ``rect``; record its box."""
         if not text:
             return pygame.Rect(rect.x, rect.y, 0, 0)
-        size = min(fonts.size_for_ink(ink), fonts.fit_size(text, rect.width, 2000))
+        size = fonts.fit_size(text, rect.width, fonts.size_for_ink(ink))
         while size > 4 and fonts.font(size).get_height() > rect.height:
             size -= max(1, size // 20)
         glyphs = text_surface(text, size, colour)
@@ -140,7 +140,7 @@ class Renderer:
         else:
             box.centery = rect.centery
         self.surface.blit(glyphs, box)
-        inked = glyphs.get_bounding_rect().move(box.topleft)
+        inked = ink_box(text, size, colour).move(box.topleft)
         self.info.texts.append((text, inked))
         return box
 
@@ -180,8 +180,14 @@ class Renderer:
             return
         size = self.info.layout.countdown_size
         size = min(size, fonts.fit_size(text, rect.width, size))
-        glyphs = text_surface(text, size, colour)
-        self.surface.blit(glyphs, glyphs.get_rect(center=rect.center))
+        # composed from cached glyphs: a new second costs a few blits, not a 4K text render
+        font = fonts.font(size)
+        advances = [font.size(ch)[0] for ch in text]
+        x = rect.centerx - sum(advances) // 2
+        y = rect.centery - font.get_height() // 2
+        for ch, advance in zip(text, advances, strict=True):
+            self.surface.blit(text_surface(ch, size, colour), (x, y))
+            x += advance
 
     def _big(self, text: str, rect: pygame.Rect, colour: theme.Colour, ink: float,
              record: bool = True) -> None:
