@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Container, Iterable
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 
 from .board import BadReference, Board, Ref
 from .bulletin import Bulletin, Solution
@@ -37,7 +37,7 @@ from .placement import (
 PENALTY_POINTS = 5
 
 
-class Outcome(str, Enum):
+class Outcome(StrEnum):
     """The four outcomes, from the mildest."""
 
     OK = "ok"
@@ -185,6 +185,10 @@ class _Verdict:
         return max((o for o, _ in self.faults), key=lambda o: o.severity, default=Outcome.OK)
 
 
+AMBIGUOUS = "mot jouable à plusieurs emplacements dans le même sens pour le même score (5.3.2)"
+_ALWAYS_LISTED = ("référence écrite", "premier coup", "référence inversée")
+
+
 class _Corrector:
     """One bulletin against one position; collects candidates as it goes."""
 
@@ -227,12 +231,15 @@ class _Corrector:
             ]
             if grid_circles and joker_fault is None:
                 joker_fault = "lettre de la grille entourée comme joker"
-        for p in options:
-            self.candidates.append(Candidate(str(p.ref), p.word, p.score, note))
-        if not options:
-            self.candidates.append(
-                Candidate(str(fit.ref), fit.letters, 0, note + " (non formable)")
-            )
+        if (can_form and not invalid) or note in _ALWAYS_LISTED:
+            if invalid:
+                note += f" (mot non valable : {invalid[0]})"
+            elif not can_form:
+                note += " (non formable avec le tirage)"
+            for p in options:
+                self.candidates.append(Candidate(str(p.ref), p.word, p.score, note))
+            if not options:
+                self.candidates.append(Candidate(str(fit.ref), fit.letters, 0, note))
         return _Eval(fit, invalid, can_form, options, joker_fault)
 
     def retain(self, verdict: _Verdict, ev: _Eval, claimed: int | None) -> _Verdict:
@@ -357,7 +364,7 @@ class _Corrector:
             if len({str(m.fit.ref) for m, _ in matches}) > 1:
                 verdict.add(
                     Outcome.PENALITE,
-                    "mot jouable à plusieurs emplacements dans le même sens pour le même score (5.3.2)",
+                    AMBIGUOUS,
                 )
             if ev.joker_fault:
                 verdict.warn(ev.joker_fault)
@@ -534,7 +541,7 @@ def _neighbours(board: Board, square: tuple[int, int]) -> list[tuple[int, int]]:
 
 
 def raccord_matches(board: Board, fit: Fit, raccord: Iterable[str]) -> bool:
-    """4.3.1: can the raccord letters be grid letters in the word, touching it, or touching another?"""
+    """4.3.1: are the raccord letters grid letters in the word, touching it or another raccord?"""
     letters = sorted(ch.upper() for ch in raccord)
     squares = fit.squares
     in_word = {sq for i, sq in enumerate(squares) if i not in fit.new}

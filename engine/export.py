@@ -51,7 +51,7 @@ def results_csv(results: GameResults, *, delimiter: str = ";") -> str:
 
 
 def to_latin1(text: str) -> bytes:
-    """Encode in latin-1, transliterating what latin-1 lacks (Œ → OE, accents kept when possible)."""
+    """Encode in latin-1, transliterating what latin-1 lacks (Œ → OE); é, è… are kept."""
     chars = []
     for ch in text:
         try:
@@ -111,9 +111,11 @@ def results_html(results: GameResults, title: str = "Résultats de la partie") -
     ]
     for s in standings:
         h.append(
-            f"<tr><td>{s.rank}</td><td>{s.player.table}</td><td class=name>{escape(s.player.name)}</td>"
+            f"<tr><td>{s.rank}</td><td>{s.player.table}</td>"
+            f"<td class=name>{escape(s.player.name)}</td>"
             f"<td class=name>{escape(s.player.club or '')}</td><td>{s.scores}</td>"
-            f"<td>{s.penalties or ''}</td><td>{s.warnings or ''}</td><td>{s.warning_penalty or ''}</td>"
+            f"<td>{s.penalties or ''}</td><td>{s.warnings or ''}</td>"
+            f"<td>{s.warning_penalty or ''}</td>"
             f"<td>{s.solo_bonus or ''}</td><td><b>{s.total}</b></td><td>{s.difference}</td>"
             f"<td>{s.percent:.2f} %</td></tr>"
         )
