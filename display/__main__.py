@@ -12,20 +12,9 @@ import sys
 from pathlib import Path
 
 from .view import Screen
+from .window import parse_size
 
 SCREENS = {screen.value: screen for screen in Screen}
-
-
-def parse_size(text: str) -> tuple[int, int]:
-    """``1920x1080`` (or ``1920×1080``) → (1920, 1080)."""
-    try:
-        width, height = (int(part) for part in text.lower().replace("×", "x").split("x"))
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"taille non valable : « {text} » (ex. 1920x1080)") from None
-    if not (320 <= width <= 8192 and 240 <= height <= 8192):
-        raise argparse.ArgumentTypeError(f"taille hors limites : {width}×{height}")
-    return width, height
 
 
 def _load(path: str):

@@ -8,6 +8,7 @@ keys and close requests are handed to the kiosk by ``pump_events``.
 
 from __future__ import annotations
 
+import argparse
 import logging
 import os
 import time
@@ -24,6 +25,18 @@ log = logging.getLogger(__name__)
 FALLBACK_WINDOW = (1280, 720)
 CAPTION = "Scrabble Duplicate : écran de salle"
 DISPLAY_CHECK_SECONDS = 2.0
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """``--window 1280x720`` (or ``1280×720``) → (1280, 720); usable as an argparse type."""
+    try:
+        width, height = (int(part) for part in text.lower().replace("×", "x").split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"taille non valable : « {text} » (ex. 1280x720)") from None
+    if not (320 <= width <= 8192 and 240 <= height <= 8192):
+        raise argparse.ArgumentTypeError(f"taille hors limites : {width}×{height}")
+    return width, height
 
 
 @dataclass(frozen=True)

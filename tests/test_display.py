@@ -187,7 +187,8 @@ def test_layout_regions_inside_and_disjoint(size):
 
 
 @pytest.mark.parametrize("screen", list(Screen), ids=lambda s: s.value)
-@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("size", SIZES + [(1280, 800), (1600, 1200)],
+                         ids=lambda s: f"{s[0]}x{s[1]}")
 def test_texts_inside_the_screen_and_never_overlapping(screen, size):
     surface, info = draw(sample_views()[screen], size)
     bounds = surface.get_rect()
@@ -253,3 +254,12 @@ def test_explicit_bold_font_and_fallback(monkeypatch):
         fonts.bold_path.cache_clear()
         fonts.font.cache_clear()
     assert fonts.bold_path() == path
+
+
+@pytest.mark.parametrize("size", [(320, 240), (800, 1280), (5000, 1000)],
+                         ids=lambda s: f"{s[0]}x{s[1]}")
+def test_odd_window_sizes_still_draw(size):
+    """A window dragged to a silly size must not take the kiosk down."""
+    for view in sample_views().values():
+        surface, info = draw(view, size)
+        assert inside(info.layout.grid, surface.get_rect())

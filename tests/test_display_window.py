@@ -1,5 +1,6 @@
 """The room screen's window under SDL's dummy driver: sizes, events, and surviving mishaps."""
 
+import argparse
 import os
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
@@ -10,7 +11,7 @@ import pytest
 from display import theme
 from display.samples import sample_views
 from display.view import Countdown, Screen
-from display.window import FALLBACK_WINDOW, RoomDisplay
+from display.window import FALLBACK_WINDOW, RoomDisplay, parse_size
 from engine.board import Premium
 
 
@@ -146,3 +147,10 @@ def test_a_display_that_cannot_reopen_stays_dark_without_raising(room, monkeypat
     display._retry_at = 0
     display.show(sample_views()[Screen.FIN])
     assert display.size == (1280, 720) and display.renderer.view.screen is Screen.FIN
+
+
+def test_window_size_argument():
+    assert parse_size("1280x720") == (1280, 720) and parse_size("1024×768") == (1024, 768)
+    for bad in ("grand", "12x7", "1280"):
+        with pytest.raises(argparse.ArgumentTypeError, match="taille"):
+            parse_size(bad)
