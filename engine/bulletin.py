@@ -182,6 +182,8 @@ def _int_field(raw: Any, what: str, problems: list[str], *, upper: int) -> int |
     if isinstance(raw, bool):
         problems.append(f"{what} illisible")
         return None
+    if isinstance(raw, float) and raw.is_integer():
+        raw = int(raw)
     if isinstance(raw, int):
         number = raw
     else:

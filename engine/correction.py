@@ -167,6 +167,7 @@ class _Verdict:
     faults: list[tuple[Outcome, str]] = field(default_factory=list)
     placement: Placement | None = None
     invalid_word: str | None = None
+    invalid_words: tuple[str, ...] = ()
     cap: int | None = None
 
     def add(self, outcome: Outcome, reason: str) -> None:
@@ -255,6 +256,7 @@ class _Corrector:
 
     def zero_for_invalid(self, verdict: _Verdict, ev: _Eval, claimed: int | None) -> _Verdict:
         verdict.invalid_word = ev.invalid[0]
+        verdict.invalid_words = tuple(ev.invalid)
         if ev.options:
             verdict.cap = ev.pick(claimed)[0].score
         return verdict.zero(f"mot non valable : {ev.invalid[0]}")
@@ -374,6 +376,7 @@ class _Corrector:
         ]
         if word.upper() not in self.lexicon and not extend:
             verdict.invalid_word = word.upper()
+            verdict.invalid_words = (word.upper(),)
             return verdict.zero(f"mot non valable : {word.upper()}")
         if not any(formable(fit, self.tirage) for fit in anywhere):
             return verdict.zero("mot non formable avec le tirage et la grille")
@@ -405,9 +408,12 @@ class _Corrector:
                     return self.zero_for_invalid(verdict, ref_eval, claimed)
                 if ref_eval.legal:
                     return self.at_written_ref(verdict, ref_eval, ref, word, raccord, claimed, sens)
-                ref_fault = (
-                    f"référence erronée ({ref} : mot non formable avec le tirage à cet emplacement)"
+                why = (
+                    f"mot non valable : {ref_eval.invalid[0]}"
+                    if ref_eval.invalid
+                    else "mot non formable avec le tirage à cet emplacement"
                 )
+                ref_fault = f"référence erronée ({ref} : {why})"
             else:
                 ref_fault = f"référence erronée ({ref} : {fit})"
                 # 5.3.1, last letter missing or changed at the written reference
@@ -646,7 +652,7 @@ def correct(
     if bulletin.problems and verdict.outcome is not Outcome.ZERO:
         verdict.faults.append((Outcome.OK, "lecture : " + "; ".join(bulletin.problems)))
     told = {w.upper() for w in invalid_words_not_told}
-    replayed = verdict.outcome is Outcome.ZERO and verdict.invalid_word in told
+    replayed = verdict.outcome is Outcome.ZERO and bool(told & set(verdict.invalid_words))
     if replayed:
         verdict.faults.append(
             (

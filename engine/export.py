@@ -40,11 +40,12 @@ def results_rows(results: GameResults) -> list[tuple[int, str, int]]:
     return [(s.player.table, s.player.name, s.total) for s in results.ranking()]
 
 
-def results_csv(results: GameResults, *, delimiter: str = ";") -> str:
-    """The results as CSV text (UTF-8 when written), one player a line, ranking order."""
+def results_csv(results: GameResults, *, delimiter: str = ";", header: bool = True) -> str:
+    """The results as CSV text, one player a line, ranking order, CRLF line ends."""
     out = io.StringIO()
     writer = csv.writer(out, delimiter=delimiter, lineterminator="\r\n")
-    writer.writerow(["table", "nom", "score"])
+    if header:
+        writer.writerow(["table", "nom", "score"])
     for table, name, total in results_rows(results):
         writer.writerow([table, name, total])
     return out.getvalue()
@@ -68,12 +69,12 @@ def to_latin1(text: str) -> bytes:
     return "".join(chars).encode("latin-1")
 
 
-def results_csv_latin1(results: GameResults, *, delimiter: str = ";") -> bytes:
-    return to_latin1(results_csv(results, delimiter=delimiter))
+def results_csv_latin1(results: GameResults, *, delimiter: str = ";", header: bool = True) -> bytes:
+    return to_latin1(results_csv(results, delimiter=delimiter, header=header))
 
 
-def results_csv_utf8(results: GameResults, *, delimiter: str = ";") -> bytes:
-    return results_csv(results, delimiter=delimiter).encode("utf-8")
+def results_csv_utf8(results: GameResults, *, delimiter: str = ";", header: bool = True) -> bytes:
+    return results_csv(results, delimiter=delimiter, header=header).encode("utf-8")
 
 
 _MARK = {Outcome.OK: "", Outcome.AVERTISSEMENT: "A", Outcome.PENALITE: "P", Outcome.ZERO: "0"}

@@ -747,6 +747,47 @@ CASES = [
         "même mot non valable rejoué avant notification : moyenne des autres joueurs (5.7)",
         told=("RETAPRE",),
     ),
+    Case(
+        "replayed_invalid_word_formed_again_as_cross_word",
+        G1,
+        T2,
+        B("TE", "I8", 5, "h"),
+        "zero",
+        0,
+        "même mot non valable rejoué avant notification : moyenne des autres joueurs (5.7)",
+        told=("OT",),
+    ),
+    # --- configurable choices
+    Case(
+        "setting_invalid_word_at_written_ref_relocated_by_score",
+        G1,
+        T2,
+        B("ES", "I8", 6, "h"),
+        "penalite",
+        6,
+        "référence erronée (I8 : mot non valable : OE)",
+        settings={"zero_when_written_ref_forms_invalid_word": False},
+    ),
+    Case(
+        "default_invalid_word_at_written_ref_is_zero",
+        G1,
+        T2,
+        B("ES", "I8", 6, "h"),
+        "zero",
+        0,
+        "mot non valable : OE",
+    ),
+    Case(
+        "setting_late_bulletin_corrected",
+        G1,
+        T2,
+        B("RETAPER", "5E", 36, "v", retard=True),
+        "ok",
+        36,
+        "correct",
+        "5E",
+        settings={"late_is_zero": False},
+    ),
 ]
 
 
