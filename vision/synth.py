@@ -125,6 +125,7 @@ def write_bulletin(content: BulletinContent, style: Style, rng: np.random.Genera
     col = start
     cell_px = (cells[0][0][2] * size[0] + cells[0][0][3] * size[1]) / 2
     word_row = layout.word_row
+    letter_cols: list[int] = []
     for i, ch in enumerate(content.word):
         if i == crossed_at:
             box = to_px(cells[word_row][col], size)
@@ -142,11 +143,13 @@ def write_bulletin(content: BulletinContent, style: Style, rng: np.random.Genera
             cx += cell_px * rng.choice([-1, 1]) * rng.uniform(0.2, 0.38)
         draw_glyph(img, ch.upper(), (cx, cy), cell_px, style, rng)
         truth.cells[f"grid:{word_row}:{col}"] = ch
+        letter_cols.append(col)
         if ch.islower():
             draw_circle(img, (cx, cy), cell_px, style, rng)
         col += 1
     for dr, i, letter in content.raccord or ():
-        r, c = word_row + dr, start + i
+        r = word_row + dr
+        c = letter_cols[i] if 0 <= i < len(letter_cols) else start + i + (len(truth.crossed) if i > 0 else 0)
         if 0 <= r < rows and 0 <= c < cols:
             draw_glyph(img, letter.upper(), _cell_centre(to_px(cells[r][c], size)), cell_px, style, rng)
             truth.cells[f"grid:{r}:{c}"] = letter.upper()
@@ -216,25 +219,31 @@ def photograph(paper: np.ndarray, rng: np.random.Generator, fx: PhotoEffects | N
     m = cv2.getPerspectiveTransform(src, dst)
     warped = cv2.warpPerspective(paper, m, (ow, oh), flags=cv2.INTER_AREA)
     mask = cv2.warpPerspective(np.full((h, w), 255, np.uint8), m, (ow, oh))
-    photo = np.where(mask[..., None] > 127, warped, out).astype(np.float32)
+    base = out.copy()
+    cv2.copyTo(warped, mask, base)
+    photo = base.astype(np.float32)
 
-    yy, xx = np.mgrid[0:oh, 0:ow].astype(np.float32)
+    # lighting and shadows vary slowly: compute them at 1/8 resolution
+    sw, sh = max(2, ow // 8), max(2, oh // 8)
+    yy, xx = np.mgrid[0:sh, 0:sw].astype(np.float32) * 8
     angle = rng.uniform(0, 2 * math.pi)
     grad = (xx * math.cos(angle) + yy * math.sin(angle)) / max(ow, oh)
     light = rng.uniform(0.75, 1.05) + rng.uniform(0, 0.35) * (grad - grad.mean())
-    photo *= light[..., None]
     if rng.random() < fx.shadow:
-        poly = (rng.uniform(0, 1, (4, 2)) * [ow, oh]).astype(np.int32)
-        poly[:2] = (rng.uniform(-0.2, 0.4, (2, 2)) * [ow, oh]).astype(np.int32)
-        shade = np.zeros((oh, ow), np.float32)
+        poly = (rng.uniform(0, 1, (4, 2)) * [sw, sh]).astype(np.int32)
+        poly[:2] = (rng.uniform(-0.2, 0.4, (2, 2)) * [sw, sh]).astype(np.int32)
+        shade = np.zeros((sh, sw), np.float32)
         cv2.fillPoly(shade, [poly], 1.0)
-        shade = cv2.GaussianBlur(shade, (0, 0), max(ow, oh) * 0.02)
-        photo *= (1 - rng.uniform(0.2, 0.45) * shade)[..., None]
+        shade = cv2.GaussianBlur(shade, (0, 0), max(sw, sh) * 0.02 + 0.5)
+        light = light * (1 - rng.uniform(0.2, 0.45) * shade)
+    light_full = cv2.resize(light.astype(np.float32), (ow, oh), interpolation=cv2.INTER_LINEAR)
+    photo = cv2.multiply(photo, cv2.merge([light_full] * 3))
     sigma = rng.uniform(*fx.blur)
     if sigma > 0.3:
         photo = cv2.GaussianBlur(photo, (0, 0), sigma)
-    photo += rng.normal(0, rng.uniform(*fx.noise), photo.shape).astype(np.float32)
-    return np.clip(photo, 0, 255).astype(np.uint8), dst
+    noise = rng.standard_normal((oh, ow), dtype=np.float32) * np.float32(rng.uniform(*fx.noise))
+    photo = cv2.add(photo, cv2.merge([noise] * 3))
+    return cv2.convertScaleAbs(photo), dst
 
 
 def random_content(rng: np.random.Generator) -> BulletinContent:

@@ -1,0 +1,99 @@
+"""Decoding against legal moves, with hand-made cell readings (no image, no model)."""
+
+from vision.decode import Candidate, decode, group_readings
+from vision.recognise import ALLOWED, CharReading
+
+
+def cell(key: str, col: int, best: str, p: float = 0.9, second: str | None = None, p2: float = 0.0,
+         circled: float = 0.02, row: int = 1) -> CharReading:
+    field = key.split(":")[0]
+    allowed = ALLOWED[field]
+    rest = (1 - p - p2) / (len(allowed) - 1 - (second is not None))
+    probs = {c: rest for c in allowed}
+    probs[best] = p
+    if second:
+        probs[second] = p2
+    return CharReading(key, col, row, probs, circled)
+
+
+def word_cells(word: str, start: int = 2, overrides: dict | None = None) -> list[CharReading]:
+    overrides = overrides or {}
+    out = []
+    for i, ch in enumerate(word):
+        kw = overrides.get(i, {})
+        out.append(cell(f"grid:1:{start + i}", start + i, ch.upper(),
+                        circled=0.95 if ch.islower() else 0.02, **kw))  # noqa: B026
+    return out
+
+
+def comb(field: str, text: str, overrides: dict | None = None) -> list[CharReading]:
+    overrides = overrides or {}
+    return [cell(f"{field}:{i}", i, ch, row=0, **overrides.get(i, {})) for i, ch in enumerate(text)]
+
+
+MOVES = [
+    Candidate("H4", "MAISONS", 70), Candidate("H4", "MAISONs", 68), Candidate("4H", "MAISONS", 74),
+    Candidate("H8", "RAISONS", 66), Candidate("B2", "SAISON", 30), Candidate("H3", "OISEAU", 20),
+]
+
+
+def test_legal_move_fixes_a_misread_letter():
+    # the classifier hesitates on the 2nd letter: A 0.45, R 0.5 → "MRISONS" is no legal word
+    cells = word_cells("MAISONS", overrides={1: {"p": 0.45, "second": "R", "p2": 0.5}})
+    cells[1].probs["R"], cells[1].probs["A"] = 0.5, 0.45
+    readings = group_readings(cells + comb("ref", "H4") + comb("score", "70") + comb("table", "12"))
+    free = decode(readings)
+    assert free.word.value == "MRISONS"
+    d = decode(readings, MOVES)
+    assert (d.word.value, d.ref.value, d.score.value, d.sens) == ("MAISONS", "H4", 70, "h")
+    assert d.legal and d.word.confidence > 0.95 and d.ref.confidence > 0.9
+    assert d.table.value == 12
+
+
+def test_reference_decides_between_places_and_jokers_follow_circles():
+    readings = group_readings(word_cells("MAISONs") + comb("ref", "H4") + comb("score", "68"))
+    d = decode(readings, MOVES)
+    assert d.word.value == "MAISONs" and d.jokers == [6] and d.jokers_confidence > 0.9
+    assert d.ref.value == "H4" and d.score.value == 68
+
+
+def test_wrong_score_stays_as_written():
+    sure = {0: {"p": 0.995}, 1: {"p": 0.995}}
+    readings = group_readings(word_cells("MAISONS") + comb("ref", "H4") + comb("score", "75", sure))
+    d = decode(readings, MOVES)
+    assert d.word.value == "MAISONS" and d.ref.value == "H4"
+    assert d.score.value == 75  # the player's miscount is what the arbiter must see
+
+
+def test_illegal_word_is_kept_as_read_with_low_confidence():
+    sure = {i: {"p": 0.98} for i in range(7)}
+    readings = group_readings(word_cells("ZYTHUMS", overrides=sure) + comb("ref", "H4") + comb("score", "70"))
+    d = decode(readings, MOVES)
+    assert d.word.value == "ZYTHUMS" and not d.legal
+    assert d.move is None and d.word.confidence < 0.99
+
+
+def test_uncertain_reading_gets_low_confidence():
+    # 'O' vs 'A' truly ambiguous in the only letter that distinguishes two legal words
+    moves = [Candidate("H4", "MOT", 10), Candidate("H4", "MAT", 10)]
+    cells = word_cells("MOT", overrides={1: {"p": 0.5, "second": "A", "p2": 0.48}})
+    readings = group_readings(cells + comb("ref", "H4") + comb("score", "10"))
+    d = decode(readings, moves)
+    assert d.word.confidence < 0.7
+    assert d.ref.confidence > 0.9 and d.score.confidence > 0.9
+
+
+def test_crossed_letter_and_raccord_are_separated():
+    cells = word_cells("MAISONS")
+    struck = cell("grid:1:1", 1, "#")
+    above = cell("grid:0:4", 4, "E", row=0)
+    r = group_readings(cells + [struck, above])
+    assert "".join(c.best for c in r.word) == "MAISONS"
+    assert [(dr, i, c.best) for dr, i, c in r.raccord] == [(-1, 2, "E")]
+
+
+def test_table_among_known_tables():
+    cells = comb("table", "17", {1: {"p": 0.5, "second": "1", "p2": 0.45}})
+    readings = group_readings(word_cells("MAISONS") + cells)
+    d = decode(readings, MOVES, tables=[1, 2, 11, 12, 13])
+    assert d.table.value == 11

@@ -1,0 +1,181 @@
+"""The whole reading of one photo: load → page → fields → characters → decoding → result.
+
+``read_bulletin`` never raises: every failure becomes a status in the
+result, so the kiosk can show a clear message for each photo.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from engine.board import Board
+
+from .decode import Candidate, Decoded, FieldValue, decode, group_readings
+from .fields import Fields, Glyph, cut_fields
+from .layout import Layout
+from .load import load_image
+from .page import find_page
+from .recognise import Recogniser, default_recogniser
+from .status import (
+    A_VERIFIER,
+    FLOUE,
+    ILLISIBLE,
+    MESSAGES,
+    NON_TROUVE,
+    OK,
+    SOMBRE,
+    VIERGE,
+    VisionError,
+)
+
+#: a field whose confidence is below this is flagged for the arbiter
+FLAG_THRESHOLD = 0.9
+
+
+@dataclass
+class BulletinReading:
+    """What the kiosk gets for one photo."""
+
+    photo: str | None
+    status: str
+    message: str
+    table: FieldValue | None = None
+    word: FieldValue | None = None
+    jokers: list[int] = field(default_factory=list)
+    jokers_confidence: float = 0.0
+    ref: FieldValue | None = None
+    score: FieldValue | None = None
+    raccord: str | None = None
+    sens: str | None = None
+    legal: bool = False
+    constrained: bool = False
+    crossed: int = 0
+    flagged: list[str] = field(default_factory=list)
+    method: str | None = None
+    seconds: float = 0.0
+    crops: dict[str, Glyph] = field(default_factory=dict, repr=False)
+
+    def bulletin(self) -> dict:
+        """The bulletin fields in the JSON shape of ``engine.bulletin`` (for the correction)."""
+        data = {
+            "table": self.table.value if self.table else None,
+            "word": self.word.value if self.word else None,
+            "ref": self.ref.value if self.ref else None,
+            "raccord": self.raccord,
+            "score": self.score.value if self.score else None,
+            "sens": self.sens,
+        }
+        if self.status in (ILLISIBLE, NON_TROUVE, FLOUE, SOMBRE):
+            data["illisible"] = True
+        if self.status == VIERGE:
+            data["blanc"] = True
+        if self.status == "plusieurs_bulletins":
+            data["plusieurs"] = True
+        if self.crossed:
+            data["ratures"] = True
+        return data
+
+    def to_dict(self) -> dict:
+        """One JSON line of ``python -m vision lire --json``."""
+        def fv(f: FieldValue | None) -> dict | None:
+            return f.to_dict() if f else None
+        return {
+            "photo": self.photo,
+            "status": self.status,
+            "message": self.message,
+            "table": fv(self.table),
+            "word": fv(self.word),
+            "jokers": self.jokers,
+            "jokers_confidence": round(self.jokers_confidence, 4),
+            "ref": fv(self.ref),
+            "score": fv(self.score),
+            "raccord": self.raccord,
+            "sens": self.sens,
+            "legal": self.legal,
+            "constrained": self.constrained,
+            "crossed": self.crossed,
+            "flagged": self.flagged,
+            "method": self.method,
+            "seconds": round(self.seconds, 3),
+            "bulletin": self.bulletin(),
+        }
+
+
+def _failure(status: str, photo: str | None, detail: str, start: float) -> BulletinReading:
+    message = MESSAGES.get(status, status) + (f" ({detail})" if detail else "")
+    return BulletinReading(photo, status, message, seconds=time.perf_counter() - start)
+
+
+def _why_not_found(img: np.ndarray) -> str:
+    gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    small = cv2.resize(gray, (640, round(640 * gray.shape[0] / gray.shape[1])), interpolation=cv2.INTER_AREA)
+    if float(np.percentile(small, 95)) < 60:
+        return SOMBRE
+    if float(cv2.Laplacian(small, cv2.CV_32F).var()) < 8:
+        return FLOUE
+    return NON_TROUVE
+
+
+def _flags(d: Decoded, threshold: float) -> list[str]:
+    flagged = []
+    for name in ("table", "word", "ref", "score"):
+        f: FieldValue = getattr(d, name)
+        if f.value is None and name in ("table", "word", "score"):
+            flagged.append(name)
+        elif f.confidence < threshold:
+            flagged.append(name)
+    if d.word.value and d.jokers_confidence < threshold:
+        flagged.append("jokers")
+    if d.constrained and not d.legal and d.word.value:
+        flagged.append("coup_illegal") if "word" in flagged else flagged.extend(["word", "coup_illegal"])
+    return flagged
+
+
+def read_bulletin(source: str | Path | bytes | np.ndarray, candidates: Iterable | None = None,
+                  board: Board | None = None, tables: Iterable[int] | None = None,
+                  layout: Layout | None = None, recogniser: Recogniser | None = None,
+                  photo: str | None = None, threshold: float = FLAG_THRESHOLD) -> BulletinReading:
+    """Read one photo. ``candidates``: the coup's legal moves (anything with ref/word/score)."""
+    start = time.perf_counter()
+    if photo is None and isinstance(source, str | Path):
+        photo = str(source)
+    try:
+        layout = layout or Layout.load()
+        img = source if isinstance(source, np.ndarray) else load_image(source)
+        if img.ndim == 2:
+            img = cv2.cvtColor(img, cv2.COLOR_GRAY2BGR)
+        try:
+            page = find_page(img, layout)
+        except VisionError as exc:
+            if exc.status == NON_TROUVE:
+                raise VisionError(_why_not_found(img)) from exc
+            raise
+        fields: Fields = cut_fields(page.image, layout)
+        if fields.empty:
+            return _failure(VIERGE, photo, "", start)
+        recogniser = recogniser or default_recogniser()
+        glyphs = fields.all()
+        readings = recogniser.read(glyphs)
+        groups = group_readings(readings, layout.word_row)
+        cands = [c if isinstance(c, Candidate) else Candidate.of(c) for c in candidates] if candidates is not None else None
+        decoded = decode(groups, cands, board, tables)
+        flagged = _flags(decoded, threshold)
+        status = A_VERIFIER if flagged else OK
+        crossed = sum(r.crossed for r in readings if r.key.startswith("grid:"))
+        return BulletinReading(
+            photo, status, MESSAGES[status], decoded.table, decoded.word, decoded.jokers,
+            decoded.jokers_confidence, decoded.ref, decoded.score, decoded.raccord, decoded.sens,
+            decoded.legal, decoded.constrained, crossed, flagged, page.method,
+            time.perf_counter() - start, {g.key: g for g in glyphs})
+    except VisionError as exc:
+        return _failure(exc.status, photo, exc.detail, start)
+    except MemoryError:
+        return _failure(ILLISIBLE, photo, "image trop grande pour la mémoire", start)
+    except Exception as exc:  # noqa: BLE001 - the kiosk must get a status, never a traceback
+        return _failure(ILLISIBLE, photo, f"erreur inattendue : {type(exc).__name__}: {exc}", start)

@@ -1,0 +1,132 @@
+"""Train the glyph classifier on synthetic photos of the *training* styles only.
+
+The glyph crops come out of the real pipeline (load → page → fields), so the
+classifier learns exactly what it will be shown. Crops confirmed by arbiters
+(see ``vision.learn``) are added with a higher weight. Run:
+``python -m vision entrainer`` (or ``python -m vision.train``).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+import numpy as np
+
+from .classifier import MLP, train_mlp
+from .features import glyph_features, window_features
+from .fields import cut_fields
+from .glyphs import CHARS, TRAIN_STYLES
+from .layout import Layout
+from .load import load_image
+from .page import find_page
+from .synth import BulletinContent, render_bulletin
+from .status import VisionError
+
+DATA_DIR = Path(__file__).parent / "data"
+CHAR_MODEL = DATA_DIR / "glyphes.npz"
+CIRCLE_MODEL = DATA_DIR / "cercles.npz"
+CROSSED = "#"
+CLASSES = list(CHARS) + [CROSSED]
+
+
+def training_content(rng: np.random.Generator) -> BulletinContent:
+    """Random letters (uniform, so rare letters are learnt too), jokers and raccords often."""
+    from engine.board import ROWS
+
+    n = int(rng.integers(3, 14))
+    word = "".join(CHARS[int(i)] for i in rng.integers(0, 26, n))
+    for _ in range(int(rng.integers(0, 3))):
+        j = int(rng.integers(n))
+        word = word[:j] + word[j].lower() + word[j + 1:]
+    raccord = tuple((int(rng.choice([-1, 1])), int(rng.integers(0, n)), CHARS[int(rng.integers(26))])
+                    for _ in range(int(rng.integers(0, 3))))
+    row, col = ROWS[int(rng.integers(15))], str(int(rng.integers(1, 16)))
+    ref = row + col if rng.random() < 0.5 else col + row
+    digits = "0123456789"
+    table = int("".join(digits[int(i)] for i in rng.integers(0, 10, int(rng.integers(1, 4)))))
+    score = int("".join(digits[int(i)] for i in rng.integers(0, 10, int(rng.integers(1, 4)))))
+    return BulletinContent(table, word, ref, score, raccord or None)
+
+
+def collect(n: int, seed: int = 0, styles=TRAIN_STYLES, log: Callable[[str], None] | None = None
+            ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Features and labels of the glyphs of ``n`` synthetic photos.
+
+    Returns (char features, char labels, window features, circled flags)."""
+    layout = Layout.load()
+    fx, fy, wx, wy = [], [], [], []
+    rng = np.random.default_rng(seed)
+    start = time.time()
+    for i in range(n):
+        content = training_content(rng)
+        style = styles[i % len(styles)]
+        data, truth = render_bulletin(content, style=style, seed=seed * 100_000 + i)
+        try:
+            page = find_page(load_image(data), layout)
+        except VisionError:
+            continue
+        for g in cut_fields(page.image, layout).all():
+            label = truth.cells.get(g.key)
+            if label is None:
+                continue
+            fx.append(glyph_features(g.image))
+            fy.append(CLASSES.index(label.upper()))
+            if g.field == "grid":
+                wx.append(window_features(g.window))
+                wy.append(int(label.islower()))
+        if log and (i + 1) % 50 == 0:
+            log(f"{i + 1}/{n} photos, {len(fy)} glyphes ({time.time() - start:.0f} s)")
+    return np.array(fx), np.array(fy), np.array(wx), np.array(wy)
+
+
+def train(n: int = 400, seed: int = 0, out_dir: Path = DATA_DIR,
+          extra: Iterable[tuple[np.ndarray, np.ndarray | None, str]] = (), epochs: int = 40,
+          log: Callable[[str], None] | None = print) -> tuple[MLP, MLP]:
+    """Train and save both models; ``extra`` yields arbiter-confirmed (crop, window, label)."""
+    fx, fy, wx, wy = collect(n, seed, log=log)
+    weights = np.ones(len(fy), np.float32)
+    ex, ey, ew = [], [], []
+    for crop, window, label in extra:
+        upper = label.upper()
+        if upper not in CLASSES:
+            continue
+        ex.append(glyph_features(crop))
+        ey.append(CLASSES.index(upper))
+        if window is not None:
+            wx = np.vstack([wx, window_features(window)[None]])
+            wy = np.append(wy, int(label.islower()))
+    if ex:
+        fx = np.vstack([fx, np.array(ex)])
+        fy = np.concatenate([fy, np.array(ey)])
+        weights = np.concatenate([weights, np.full(len(ey), 3.0, np.float32)])
+        if log:
+            log(f"{len(ey)} glyphes confirmés par les arbitres ajoutés")
+    if log:
+        log(f"apprentissage des caractères sur {len(fy)} glyphes")
+    chars = train_mlp(fx, fy, CLASSES, epochs=epochs, weights=weights, log=log)
+    if log:
+        log(f"apprentissage des cercles (jokers) sur {len(wy)} cases, {int(wy.sum())} entourées")
+    circles = train_mlp(wx, wy, ["non", "joker"], hidden=48, epochs=max(10, epochs // 2), log=log)
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    chars.save(out_dir / CHAR_MODEL.name)
+    circles.save(out_dir / CIRCLE_MODEL.name)
+    return chars, circles
+
+
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+
+    parser = argparse.ArgumentParser(description="Entraîne le lecteur de glyphes sur des bulletins synthétiques.")
+    parser.add_argument("--photos", type=int, default=400)
+    parser.add_argument("--graine", type=int, default=0)
+    parser.add_argument("--epoques", type=int, default=40)
+    args = parser.parse_args(argv)
+    train(args.photos, args.graine, epochs=args.epoques)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
