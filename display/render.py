@@ -265,8 +265,25 @@ class Renderer:
         self._header("Bienvenue")
         self._big(view.title, layout.countdown, theme.ACCENT, 0.09 * h)
         self._text("La partie va commencer", layout.tirage, 0.04 * h, theme.TEXT, align="center")
-        lines = [(f"{label} : {value}", theme.TEXT) for label, value in view.settings]
-        self._lines(layout.info, lines, 0.035 * h)
+        self._settings(layout.info, view.settings)
+
+    def _settings(self, rect: pygame.Rect, settings: tuple[tuple[str, str], ...]) -> None:
+        """Each setting as a small grey label over its value, as long as they fit."""
+        h = self.info.layout.height
+        label_h, value_h = round(0.045 * h), round(0.06 * h)
+        y = rect.y
+        for label, value in settings:
+            values = self._wrap(value, rect.width, 0.04 * h)
+            if y + label_h + value_h * len(values) > rect.bottom:
+                break
+            self._text(label, pygame.Rect(rect.x, y, rect.width, label_h), 0.028 * h,
+                       theme.TEXT_DIM)
+            y += label_h
+            for line in values:
+                self._text(line, pygame.Rect(rect.x, y, rect.width, value_h), 0.04 * h,
+                           theme.TEXT)
+                y += value_h
+            y += round(0.015 * h)
 
     def _panel_coup(self, view: View) -> None:
         layout = self.info.layout
