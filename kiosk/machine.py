@@ -1,0 +1,469 @@
+"""The coup, step by step, driven by the juge-arbitre's keys and a clock (no pygame here).
+
+tirage → annonce → chrono → ramassage → top → correction → coup suivant.
+The machine is fed key names (pygame's names: "space", "r", "escape"…) and
+the time; it records every change through the session (journal first), and
+leaves what must be said or done in ``effects`` for the runner. The room
+view and the arbiter's screen are computed from it by :mod:`kiosk.views`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from speech import texts
+
+from .chrono import Countdown
+from .session import Reading, Session, SessionError
+
+#: What the help overlay (H) shows, key by key.
+HELP = (
+    ("Espace", "étape suivante"),
+    ("R", "rejeter le tirage (tout retourne au sac)"),
+    ("M", "taper un tirage à la main"),
+    ("P", "pause / reprise du chrono"),
+    ("T", "tops à égalité : choisir"),
+    ("A", "répéter la dernière annonce"),
+    ("U", "annuler la dernière étape (confirmation)"),
+    ("F", "plein écran / fenêtre"),
+    ("Tab", "correction : écran de l'arbitre / écran de salle"),
+    ("↑ ↓  Entrée", "correction : choisir un bulletin, le confirmer"),
+    ("E", "correction : modifier un champ du bulletin"),
+    ("O", "correction : top à tous les joueurs restants"),
+    ("H", "afficher / masquer cette aide"),
+    ("Échap", "quitter (confirmation ; rien n'est perdu)"),
+)
+
+EDITABLE = ("table", "word", "ref", "score")
+FIELD_NAMES = {"table": "table", "word": "mot", "ref": "référence", "score": "score"}
+
+
+@dataclass(frozen=True)
+class Effect:
+    """Something for the runner: ``dire`` (announcement), ``appel`` (timing call by name),
+    ``plein_ecran``, ``quitter``."""
+
+    kind: str
+    text: str = ""
+
+
+class Machine:
+    def __init__(self, session: Session, clock: Callable[[], float]) -> None:
+        self.session = session
+        self.clock = clock
+        self.effects: list[Effect] = []
+        self.mode: str | None = None  # aide, quitter, annuler, manuel, egalite, edition
+        self.buffer = ""
+        self.message = ""
+        self.last_announcement: str | None = None
+        self.flash_rejet: tuple[str, str] | None = None  # rejected letters and why
+        self.cursor = 0
+        self.edit_field = 0
+        self.arbiter_screen = True  # in correction: the arbiter's screen, Tab for the room
+        self.finished_quit = False
+        self.countdown: Countdown | None = None
+        self.restore()
+
+    # -- state from the journal ---------------------------------------------------------------
+    @property
+    def config(self):
+        return self.session.config
+
+    @property
+    def step(self) -> str:
+        return self.session.step
+
+    def restore(self) -> None:
+        """Rebuild what is not in the journal (the running countdown) after a start or an undo."""
+        s = self.session
+        self.countdown = None
+        if s.step == "chrono":
+            c = s.chrono
+            resumed = "chrono" in c.calls and c.elapsed < self.config.seconds
+            self.countdown = Countdown(self.config.seconds, self.config.warning, c.elapsed,
+                                       paused=c.paused or resumed, calls=set(c.calls))
+            self.countdown.start(self.clock())
+            if resumed and not c.paused:
+                self.message = "chrono arrêté à la reprise de la partie : P pour repartir"
+
+    def _say(self, text: str) -> None:
+        self.last_announcement = text
+        self.effects.append(Effect("dire", text))
+
+    def _record(self, kind: str, data: dict | None = None) -> dict | None:
+        try:
+            return self.session.record(kind, data)
+        except SessionError as exc:
+            self.message = str(exc)
+            return None
+
+    def take_effects(self) -> list[Effect]:
+        out, self.effects = self.effects, []
+        return out
+
+    # -- time ---------------------------------------------------------------------------------
+    def tick(self) -> None:
+        """Make the calls that fell due; at "Terminé" the bulletins are collected."""
+        if self.step != "chrono" or self.countdown is None:
+            return
+        now = self.clock()
+        for name in self.countdown.due(now):
+            elapsed = round(self.countdown.elapsed(now), 3)
+            if self._record("appel", {"name": name, "elapsed": elapsed}) is None:
+                return
+            self.countdown.calls.add(name)
+            self.effects.append(Effect("appel", name))
+            if name == "terminé":
+                self._record("etape", {"step": "ramassage"})
+                self.countdown = None
+                return
+
+    # -- keys ---------------------------------------------------------------------------------
+    def key(self, name: str, text: str = "") -> None:
+        """One key press; ``text`` is the character typed (manual tirage, edits)."""
+        name = name.lower()
+        handler = {
+            "aide": self._key_help, "quitter": self._key_quit, "annuler": self._key_undo,
+            "manuel": self._key_manual, "egalite": self._key_tie, "edition": self._key_edit,
+        }.get(self.mode or "")
+        if handler is not None:
+            handler(name, text)
+            return
+        self.message = ""
+        if name == "space":
+            self.advance()
+        elif name == "h":
+            self.mode = "aide"
+        elif name == "escape":
+            self.mode = "quitter"
+        elif name == "f":
+            self.effects.append(Effect("plein_ecran"))
+        elif name == "a":
+            if self.last_announcement:
+                self.effects.append(Effect("dire", self.last_announcement))
+            else:
+                self.message = "aucune annonce à répéter"
+        elif name == "u":
+            self.mode = "annuler"
+        elif name == "p":
+            self.toggle_pause()
+        elif name == "r":
+            self.reject()
+        elif name == "m":
+            self.start_manual()
+        elif name == "t":
+            self.show_ties()
+        elif self.step == "correction":
+            self._key_correction(name)
+
+    def _key_help(self, name: str, text: str) -> None:
+        self.mode = None
+
+    def _key_quit(self, name: str, text: str) -> None:
+        self.mode = None
+        if name in ("o", "return"):
+            self.effects.append(Effect("quitter"))
+
+    def _key_undo(self, name: str, text: str) -> None:
+        self.mode = None
+        if name not in ("o", "return"):
+            self.message = "annulation abandonnée"
+            return
+        try:
+            what = self.session.undo()
+        except SessionError as exc:
+            self.message = str(exc)
+            return
+        self.flash_rejet = None
+        self.restore()
+        self.message = f"annulé : {what}"
+
+    def _key_manual(self, name: str, text: str) -> None:
+        if name == "escape":
+            self.mode, self.buffer = None, ""
+        elif name == "backspace":
+            self.buffer = self.buffer[:-1]
+        elif name in ("return", "enter"):
+            letters, self.mode, self.buffer = self.buffer, None, ""
+            self.manual_tirage(letters)
+        elif text and (text.isalpha() or text in "?*"):
+            self.buffer = (self.buffer + text.upper())[:7]
+
+    def _key_tie(self, name: str, text: str) -> None:
+        self.mode = None
+        if text.isdigit() and int(text) >= 1:
+            self.choose_top(int(text) - 1)
+
+    def _key_edit(self, name: str, text: str) -> None:
+        if name == "escape":
+            self.mode, self.buffer = None, ""
+        elif name == "tab":
+            self.edit_field = (self.edit_field + 1) % len(EDITABLE)
+            self.buffer = ""
+        elif name == "backspace":
+            self.buffer = self.buffer[:-1]
+        elif name in ("return", "enter"):
+            value, self.mode, self.buffer = self.buffer, None, ""
+            reading = self.selected_reading()
+            if reading is not None:
+                self.edit(reading.seq, EDITABLE[self.edit_field], value)
+        elif text and text.isprintable():
+            self.buffer += text
+
+    def _key_correction(self, name: str) -> None:
+        rows = self.pending()
+        if name in ("down", "j"):
+            self.cursor = min(self.cursor + 1, max(0, len(rows) - 1))
+        elif name in ("up", "k"):
+            self.cursor = max(0, self.cursor - 1)
+        elif name in ("return", "enter"):
+            reading = self.selected_reading()
+            if reading is None:
+                self.message = "aucun bulletin à confirmer"
+            else:
+                self.confirm(reading.seq)
+        elif name == "e":
+            if self.selected_reading() is None:
+                self.message = "aucun bulletin à modifier"
+            else:
+                self.mode, self.buffer = "edition", ""
+        elif name == "o":
+            self.top_to_all()
+        elif name == "tab":
+            self.arbiter_screen = not self.arbiter_screen
+
+    # -- the steps ------------------------------------------------------------------------------
+    def advance(self) -> None:
+        """Space: the next step of the coup."""
+        s = self.session
+        step = s.step
+        coup = s.coup
+        if step == "accueil":
+            self.next_tirage()
+        elif step == "tirage":
+            if self.flash_rejet is not None and coup is not None and coup.tirage:
+                self.flash_rejet = None
+            elif coup is None or not coup.tirage or coup.top is not None:
+                self.next_tirage()
+            else:
+                self.announce_tirage()
+        elif step == "annonce":
+            if self._record("etape", {"step": "chrono"}) is not None:
+                self.countdown = Countdown(self.config.seconds, self.config.warning)
+                self.countdown.start(self.clock())
+                self.tick()
+        elif step == "chrono":
+            self.message = "le chrono tourne (P : pause) ; « Terminé » passe au ramassage"
+        elif step == "ramassage":
+            self.play_top()
+        elif step == "top":
+            self._record("etape", {"step": "correction"})
+            self.cursor = 0
+        elif step == "correction":
+            limit = self.config.max_coups
+            if s.game.finished or (limit and coup and coup.number >= limit):
+                self.finish()
+            else:
+                self.next_tirage()
+
+    def next_tirage(self) -> None:
+        s = self.session
+        mode = self.config.draw_mode
+        if mode == "manuel":
+            self.start_manual()
+            return
+        if mode == "fichier":
+            number = len(s.game.played()) + 1
+            source = (self.config.source or {}).get("coups") or []
+            if number > len(source):
+                self.message = f"la partie d'origine n'a pas de coup {number} : tapez le tirage (M)"
+                self.start_manual()
+                return
+            raw = source[number - 1]
+            self.manual_tirage(str(raw.get("reliquat", "")) + str(raw.get("new_letters", "")),
+                               mode="fichier")
+            return
+        data = self._record("tirage", {"mode": "aleatoire"})
+        if data is None:
+            return
+        if data.get("fin"):
+            self.finish()
+            return
+        if data.get("rejections"):
+            letters, reason = data["rejections"][-1]
+            self.flash_rejet = (letters, reason)
+            self._say(texts.rejected(reason))
+
+    def announce_tirage(self) -> None:
+        coup = self.session.coup
+        if self._record("etape", {"step": "annonce"}) is None:
+            return
+        form = texts.LetterForm.PAYS if self.config.blitz else texts.LetterForm.PAYS_LETTRE
+        self._say(f"{texts.coup(coup.number)}. {texts.draw(coup.new_letters, coup.tirage, form)}")
+
+    def start_manual(self) -> None:
+        coup = self.session.coup
+        if self.step not in ("accueil", "tirage", "correction") or (
+                self.step == "tirage" and coup is not None and coup.tirage and coup.top is None):
+            self.message = "tirage manuel : d'abord rejeter le tirage en cours (R)" \
+                if self.step == "tirage" else "tirage manuel possible avant l'annonce seulement"
+            return
+        if self.step == "correction" and not self._may_open_next():
+            return
+        self.mode, self.buffer = "manuel", ""
+
+    def _may_open_next(self) -> bool:
+        limit = self.config.max_coups
+        coup = self.session.coup
+        if self.session.game.finished or (limit and coup and coup.number >= limit):
+            self.message = "la partie est terminée"
+            return False
+        return True
+
+    def manual_tirage(self, letters: str, mode: str = "manuel") -> None:
+        data = self._record("tirage", {"mode": mode, "letters": letters})
+        if data is None:
+            return
+        self.flash_rejet = None
+        if not data.get("valid", True):
+            self.message = f"{data.get('reason')} : R pour le rejeter, Espace pour l'annoncer quand même"
+
+    def reject(self, reason: str = "rejeté par le juge-arbitre") -> None:
+        coup = self.session.coup
+        if self.step not in ("tirage", "annonce") or coup is None or not coup.tirage \
+                or coup.top is not None:
+            self.message = "aucun tirage à rejeter (R avant le chrono seulement)"
+            return
+        letters = coup.tirage
+        if self._record("rejet", {"reason": reason}) is None:
+            return
+        self.flash_rejet = (letters, reason)
+        self._say(texts.rejected(reason))
+        if self.config.draw_mode == "aleatoire":
+            data = self._record("tirage", {"mode": "aleatoire"})
+            if data and data.get("fin"):
+                self.finish()
+        else:
+            self.mode, self.buffer = "manuel", ""
+
+    def toggle_pause(self) -> None:
+        if self.step != "chrono" or self.countdown is None:
+            self.message = "pas de chrono en cours"
+            return
+        now = self.clock()
+        action = "reprise" if self.countdown.paused else "pause"
+        if self._record("chrono", {"action": action,
+                                   "elapsed": round(self.countdown.elapsed(now), 3)}) is None:
+            return
+        if action == "pause":
+            self.countdown.pause(now)
+        else:
+            self.countdown.resume(now)
+        self.effects.append(Effect("appel", action))
+
+    def ties(self) -> list:
+        coup = self.session.coup
+        if coup is None or not coup.tirage:
+            return []
+        return self.session.moves(coup.number)[1]
+
+    def show_ties(self) -> None:
+        if self.step != "ramassage":
+            self.message = "choix du top : après le ramassage, avant l'annonce du top"
+            return
+        tops = self.ties()
+        if len(tops) < 2:
+            self.message = "un seul top pour ce coup"
+            return
+        self.mode = "egalite"
+
+    def choose_top(self, index: int) -> None:
+        tops = self.ties()
+        if not 0 <= index < len(tops):
+            self.message = f"choix non valable : 1 à {len(tops)}"
+            return
+        if self._record("choix_top", {"index": index}) is not None:
+            self.message = f"top choisi : {tops[index]}"
+
+    def play_top(self) -> None:
+        data = self._record("top", {})
+        if data is None:
+            if not self.ties():
+                self._record("fin", {"reason": "aucun coup possible"})
+                self.finish(already=True)
+            return
+        self._say(texts.top(word=data["word"], ref=data["ref"], score=int(data["score"])))
+
+    def finish(self, already: bool = False) -> None:
+        game = self.session.game
+        if not already and self.step != "fin":
+            reason = game.end_reason or "fin de la partie décidée par le juge-arbitre"
+            if self._record("fin", {"reason": reason}) is None:
+                return
+        solos = self.session.results.solos() if self.session.results.players else []
+        text = texts.end_of_game(game.total_score)
+        if self.session.results.players:
+            text += " " + texts.solos((s.table, s.coup) for s in solos)
+        self._say(text)
+
+    # -- correction ----------------------------------------------------------------------------
+    def pending(self) -> list[Reading]:
+        """Bulletins of the current coup waiting for confirmation, in reading order."""
+        coup = self.session.coup
+        number = coup.number if coup else 0
+        return [r for r in self.session.pending.values() if r.coup == number]
+
+    def selected_reading(self) -> Reading | None:
+        rows = self.pending()
+        if not rows:
+            return None
+        self.cursor = min(self.cursor, len(rows) - 1)
+        return rows[self.cursor]
+
+    def add_reading(self, reading: dict) -> int | None:
+        """A bulletin read (photo or keyboard) for the current coup: journaled, then listed."""
+        data = self._record("lecture", reading)
+        return self.session.applied if data is not None else None
+
+    def edit(self, reading_seq: int, field: str, value: str) -> None:
+        if field not in EDITABLE:
+            self.message = f"champ inconnu : {field}"
+            return
+        clean: object = value.strip() or None
+        if field in ("table", "score") and clean is not None:
+            if not str(clean).isdigit():
+                self.message = f"{FIELD_NAMES[field]} : un nombre est attendu"
+                return
+            clean = int(str(clean))
+        if self._record("edition", {"lecture": reading_seq, "field": field, "value": clean}):
+            self.message = f"{FIELD_NAMES[field]} corrigé"
+
+    def confirm(self, reading_seq: int) -> None:
+        reading = self.session.pending.get(reading_seq)
+        if reading is None:
+            self.message = "bulletin déjà confirmé"
+            return
+        bulletin = reading.bulletin_dict()
+        data = self._record("bulletin", {"coup": reading.coup, "bulletin": bulletin,
+                                         "lecture": reading_seq})
+        if data is not None:
+            refused = self.session.refused[-1:] if self.session.refused else []
+            table = bulletin.get("table")
+            if refused and f"événement {self.session.applied}" in refused[0]:
+                self.message = refused[0]
+            else:
+                decision = self.session.results.decision(table, reading.coup)
+                self.message = f"table {table} : {decision.outcome.value}, {decision.score} points"
+
+    def top_to_all(self) -> None:
+        coup = self.session.coup
+        if coup is None or coup.top is None:
+            self.message = "pas encore de top pour ce coup"
+            return
+        tables = self.session.missing_tables(coup.number)
+        if not tables:
+            self.message = "tous les joueurs ont déjà un résultat pour ce coup"
+            return
+        if self._record("top_tous", {"coup": coup.number, "tables": tables}) is not None:
+            self.message = f"top attribué à {len(tables)} joueur(s)"

@@ -1,0 +1,132 @@
+"""The kiosk's own screens on a pygame surface: the arbiter's correction screen, the help
+overlay, prompts and the message line. The room screen itself is drawn by :mod:`display`."""
+
+from __future__ import annotations
+
+import pygame
+
+from display import fonts, theme
+from display.render import render
+
+from .machine import EDITABLE, FIELD_NAMES, HELP, Machine
+from .views import arbiter_rows, room_view
+
+LOW = (255, 120, 90)  # a low-confidence field
+SELECTED = (48, 70, 110)
+
+
+def _text(surface: pygame.Surface, text: str, pos: tuple[int, int], size: int,
+          colour=theme.TEXT, max_width: int | None = None) -> int:
+    """Draw one line (shrunk to fit ``max_width``); returns its height."""
+    if max_width:
+        size = fonts.fit_size(text, max_width, size)
+    image = fonts.font(size).render(text, True, colour)
+    surface.blit(image, pos)
+    return image.get_height()
+
+
+def draw_arbiter(machine: Machine, surface: pygame.Surface) -> None:
+    """The correction screen: each bulletin with what was read, its confidence, the decision."""
+    w, h = surface.get_size()
+    surface.fill(theme.BACKGROUND)
+    s = machine.session
+    coup = s.coup
+    number = coup.number if coup else 0
+    top = coup.top if coup else None
+    line = max(12, h // 34)
+    y = line // 2
+    title = f"Correction du coup {number}"
+    if top is not None:
+        title += f" — top {top.word} {top.ref} {top.score}"
+    y += _text(surface, title, (line, y), int(line * 1.3), theme.ACCENT, w - 2 * line) + line // 2
+    missing = len(s.missing_tables(number)) if number and s.results.coups_played >= number else 0
+    y += _text(surface, f"{len(machine.pending())} bulletin(s) à confirmer · {missing} joueur(s) "
+               "sans résultat · Entrée : confirmer · E : modifier · O : top à tous les restants",
+               (line, y), int(line * 0.8), theme.TEXT_DIM, w - 2 * line) + line // 2
+    columns = [0.0, 0.1, 0.17, 0.37, 0.47, 0.56, 0.68]
+    heads = ["", *[FIELD_NAMES[n] for n in EDITABLE], "décision", "motifs"]
+    for x, head in zip(columns, heads, strict=True):
+        _text(surface, head, (line + int(x * (w - 2 * line)), y), line, theme.TEXT_DIM)
+    y += int(line * 1.4)
+    for row in arbiter_rows(machine):
+        if y > h - 3 * line:
+            break
+        if row.selected:
+            pygame.draw.rect(surface, SELECTED, (line // 2, y - 2, w - line, int(line * 1.3)))
+        colour = theme.ACCENT if row.label == "à confirmer" else theme.TEXT
+        _text(surface, "●" if row.label == "à confirmer" else row.label[:6],
+              (line, y), line, colour)
+        for x, cell in zip(columns[1:5], row.fields, strict=True):
+            text = cell.text if cell.confidence is None else f"{cell.text} ({cell.confidence:.0%})"
+            _text(surface, text, (line + int(x * (w - 2 * line)), y), line,
+                  LOW if cell.low else theme.TEXT, int(0.1 * w) if x < 0.3 else int(0.19 * w))
+        _text(surface, row.decision, (line + int(columns[5] * (w - 2 * line)), y), line, colour)
+        _text(surface, row.reasons or row.status, (line + int(columns[6] * (w - 2 * line)), y),
+              int(line * 0.8), theme.TEXT_DIM, int(0.3 * w))
+        y += int(line * 1.35)
+
+
+def draw_overlays(machine: Machine, surface: pygame.Surface) -> None:
+    """Help, confirmations, typed input and the last message, over whatever is shown."""
+    w, h = surface.get_size()
+    line = max(12, h // 30)
+    if machine.mode == "aide":
+        box = pygame.Rect(w // 8, h // 10, 3 * w // 4, 8 * h // 10)
+        pygame.draw.rect(surface, theme.PANEL, box)
+        pygame.draw.rect(surface, theme.ACCENT, box, 3)
+        y = box.y + line
+        y += _text(surface, "Touches du juge-arbitre", (box.x + line, y), int(line * 1.2),
+                   theme.ACCENT) + line // 2
+        for key, what in HELP:
+            _text(surface, key, (box.x + line, y), line, theme.ACCENT)
+            _text(surface, what, (box.x + box.width // 3, y), line, theme.TEXT,
+                  2 * box.width // 3 - line)
+            y += int(line * 1.3)
+        return
+    prompt = _prompt(machine)
+    if prompt:
+        box = pygame.Rect(w // 10, h // 2 - 2 * line, 8 * w // 10, 4 * line)
+        pygame.draw.rect(surface, theme.PANEL, box)
+        pygame.draw.rect(surface, theme.ACCENT, box, 3)
+        for i, text in enumerate(prompt[:3]):
+            _text(surface, text, (box.x + line, box.y + line // 2 + i * line), int(line * 0.8),
+                  theme.TEXT, box.width - 2 * line)
+    if machine.message:
+        bar = pygame.Rect(0, h - int(line * 1.4), w, int(line * 1.4))
+        pygame.draw.rect(surface, theme.PANEL, bar)
+        _text(surface, machine.message, (line // 2, bar.y + line // 5), int(line * 0.8),
+              theme.ACCENT, w - line)
+
+
+def _prompt(machine: Machine) -> list[str]:
+    mode = machine.mode
+    if mode == "quitter":
+        return ["Quitter le kiosque ?", "O ou Entrée : quitter (la partie est enregistrée) · "
+                "autre touche : continuer"]
+    if mode == "annuler":
+        return ["Annuler la dernière étape ?", "O ou Entrée : annuler · autre touche : garder"]
+    if mode == "manuel":
+        return ["Tirage tapé à la main (? pour un joker) :", machine.buffer + "_",
+                "Entrée : valider · Échap : abandonner"]
+    if mode == "egalite":
+        tops = machine.ties()
+        return ["Tops à égalité : tapez le numéro", "  ".join(
+            f"{i + 1}. {m.word} {m.ref} {m.score}" for i, m in enumerate(tops[:9]))]
+    if mode == "edition":
+        name = FIELD_NAMES[EDITABLE[machine.edit_field]]
+        return [f"Modifier le champ « {name} » (Tab : champ suivant) :", machine.buffer + "_",
+                "Entrée : enregistrer · Échap : abandonner"]
+    return []
+
+
+def compose(machine: Machine, surface: pygame.Surface) -> str:
+    """Draw the whole frame (room or arbiter screen, then overlays); returns which screen."""
+    if machine.step == "correction" and machine.arbiter_screen:
+        draw_arbiter(machine, surface)
+        kind = "correction"
+    else:
+        view = room_view(machine)
+        render(view, surface)
+        kind = view.screen.value
+    draw_overlays(machine, surface)
+    return kind

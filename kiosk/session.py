@@ -1,0 +1,361 @@
+"""The game as the journal says it is: engine game, players' results, step of the coup.
+
+Every change goes through :meth:`Session.record`: the change is tried on the
+in-memory state first (so a refused action writes nothing), then appended to
+the journal, and only then reported as done. Rebuilding after a crash replays
+the same events through the same code, so a resumed game is the game that
+was being played. All rules come from :mod:`engine`; nothing here decides a
+score, a draw or a correction.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.bulletin import Bulletin
+from engine.correction import Decision, Outcome, correct
+from engine.draw import DrawError
+from engine.game import Coup, Game, GameError, GameSettings
+from engine.lexicon import Lexicon
+from engine.move import Move
+from engine.movegen import generate_moves, top_moves
+from engine.results import GameResults, Player, ResultsError, ResultsSettings
+
+from .journal import Event, Journal, JournalError
+
+#: The steps of a coup, in order; "accueil" before the first, "fin" after the last.
+STEPS = ("accueil", "tirage", "annonce", "chrono", "ramassage", "top", "correction", "fin")
+#: Events the juge-arbitre can undo with U (the steps of the coup).
+UNDOABLE = ("tirage", "rejet", "etape", "top", "choix_top")
+
+
+class SessionError(Exception):
+    """An action refused, or a journal that does not replay; French message."""
+
+
+@dataclass
+class Config:
+    """The game's settings, the first event of every journal."""
+
+    seed: int
+    seconds: int = 180
+    warning: int = 30
+    blitz: bool = False
+    draw_mode: str = "aleatoire"  # "aleatoire", "manuel" or "fichier"
+    players: list[dict] = field(default_factory=list)
+    source: dict | None = None  # a saved game (engine JSON) whose tirages are replayed
+    demo: dict | None = None  # the demo's parameters, so that "reprendre" continues it
+    max_coups: int | None = None  # the demo may stop early
+
+    def to_dict(self) -> dict:
+        return dict(self.__dict__)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Config:
+        known = set(cls.__dataclass_fields__)
+        return cls(**{k: v for k, v in data.items() if k in known})
+
+
+@dataclass
+class Reading:
+    """A bulletin read (photo or keyboard) waiting for the arbiter's confirmation."""
+
+    seq: int
+    coup: int
+    fields: dict[str, dict]  # name -> {"value": …, "confidence": 0..1}
+    status: str
+    message: str = ""
+    photo: str | None = None
+
+    def bulletin_dict(self) -> dict:
+        data = {name: f.get("value") for name, f in self.fields.items()}
+        data["coup"] = self.coup
+        return data
+
+
+@dataclass
+class Chrono:
+    """What the journal knows of the countdown: elapsed seconds at the last event, calls made."""
+
+    elapsed: float = 0.0
+    paused: bool = False
+    calls: set[str] = field(default_factory=set)
+
+
+class Session:
+    """Rebuilt from a journal; ``record`` applies then appends one event."""
+
+    def __init__(self, journal: Journal, lexicon: Lexicon) -> None:
+        self.journal = journal
+        self.lexicon = lexicon
+        sha = journal.meta.get("lexicon_sha256")
+        if sha and sha != lexicon.sha256:
+            raise SessionError(
+                "cette partie a été commencée avec une autre liste de mots "
+                f"(empreinte {sha[:12]}…, liste chargée {lexicon.sha256[:12]}… : {lexicon.source}) ; "
+                "reprise refusée : relancez avec la même liste (--lexique)")
+        self.rebuild()
+
+    # -- state -----------------------------------------------------------------------------
+    def _reset(self) -> None:
+        self.config: Config | None = None
+        self.game: Game | None = None
+        self.results = GameResults()
+        self.step = "accueil"
+        self.chrono = Chrono()
+        self.top_choice = 0
+        self.pending: dict[int, Reading] = {}
+        self.refused: list[str] = []
+        self.applied = 0
+        self.last_undoable: list[int] = []  # seqs of live undoable events, oldest first
+        self._moves: dict[int, tuple[list[Move], list[Move]]] = {}
+
+    def rebuild(self) -> None:
+        """Replay the whole journal (start, resume, undo, another station's write)."""
+        self._reset()
+        events = self.journal.events()
+        cancelled = {int(e.data["seq"]) for e in events if e.kind == "annule"}
+        for event in events:
+            if event.seq not in cancelled and event.kind != "annule":
+                try:
+                    self._apply(event.kind, event.data, event.seq)
+                except (GameError, DrawError, ResultsError, KeyError, TypeError, ValueError) as exc:
+                    raise SessionError(f"journal incohérent à l'événement {event.seq} "
+                                       f"({event.kind}) : {exc}") from exc
+            self.applied = event.seq
+
+    def sync(self) -> bool:
+        """Apply what other stations appended; True when something changed."""
+        new = self.journal.events(after=self.applied)
+        if not new:
+            return False
+        if any(e.kind == "annule" for e in new):
+            self.rebuild()
+            return True
+        for event in new:
+            self._apply(event.kind, event.data, event.seq)
+            self.applied = event.seq
+        return True
+
+    def record(self, kind: str, data: dict[str, Any] | None = None) -> dict:
+        """Apply an event, then commit it to the journal; returns the data as recorded.
+
+        A refused action (GameError, DrawError, ResultsError) raises SessionError
+        and writes nothing.
+        """
+        data = dict(data or {})
+        self.sync()
+        try:
+            self._apply(kind, data, self.applied + 1)
+        except (GameError, DrawError, ResultsError, SessionError) as exc:
+            self.rebuild()  # the engine may have changed part of its state before refusing
+            raise SessionError(str(exc)) from exc
+        try:
+            event = self.journal.append(kind, data)
+        except Exception as exc:
+            self.rebuild()
+            raise SessionError(f"écriture du journal impossible : {exc}") from exc
+        if event.seq != self.applied + 1:
+            self.rebuild()  # another station wrote in between: replay in the journal's order
+        else:
+            self.applied = event.seq
+        return data
+
+    def undo(self) -> str:
+        """Cancel the last step of the coup (an ``annule`` event); returns what was undone."""
+        if not self.last_undoable:
+            raise SessionError("rien à annuler")
+        seq = self.last_undoable[-1]
+        event = next(e for e in self.journal.events(after=seq - 1) if e.seq == seq)
+        if event.kind == "top":
+            coup = int(event.data["coup"])
+            if any(c == coup for (_, c) in self.results.entries):
+                raise SessionError(f"des bulletins du coup {coup} sont déjà enregistrés : "
+                                   "le top ne peut plus être annulé")
+        self.journal.append("annule", {"seq": seq, "kind": event.kind})
+        self.rebuild()
+        return describe(event)
+
+    # -- reading -----------------------------------------------------------------------------
+    @property
+    def coup(self) -> Coup | None:
+        """The coup of the current step (the last one opened)."""
+        return self.game.coups[-1] if self.game and self.game.coups else None
+
+    def moves(self, number: int) -> tuple[list[Move], list[Move]]:
+        """Every move and the tied tops of coup ``number`` (cached: the grid before it is fixed)."""
+        if number not in self._moves:
+            coup = self.game.coups[number - 1]
+            board = self.game.board_before(number)
+            moves = generate_moves(board, coup.tirage, self.lexicon)
+            pool_left = self.game.bag_count if coup.top is None else coup.bag_left
+            tops = top_moves(moves, len(coup.tirage), bag_empty=pool_left == 0)
+            self._moves[number] = (moves, tops)
+        return self._moves[number]
+
+    def propose(self, coup: int, bulletin: dict) -> Decision:
+        """The correction the engine proposes for a bulletin of ``coup``."""
+        b = Bulletin.from_dict(bulletin)
+        c = self.game.coups[coup - 1]
+        told = self.results.invalid_words_not_told(b.table) if b.table in self.results.players else ()
+        return correct(self.game.board_before(coup), c.tirage, self.lexicon, b,
+                       invalid_words_not_told=told)
+
+    def missing_tables(self, coup: int) -> list[int]:
+        """Tables with no entry yet for ``coup``: what "top à tous les autres" fills."""
+        return [t for t in sorted(self.results.players) if not self.results.history(t, coup)]
+
+    # -- applying ------------------------------------------------------------------------------
+    def _apply(self, kind: str, data: dict, seq: int) -> None:
+        handler = getattr(self, f"_on_{kind}", None)
+        if handler is None:
+            raise SessionError(f"événement inconnu : {kind}")
+        if kind != "partie" and self.game is None:
+            raise SessionError("journal sans réglages de partie")
+        handler(data, seq)
+        if kind in UNDOABLE:
+            self.last_undoable.append(seq)
+
+    def _on_partie(self, data: dict, seq: int) -> None:
+        if self.game is not None:
+            raise SessionError("réglages de partie en double")
+        self.config = Config.from_dict(data)
+        settings = GameSettings(self.config.seconds, self.config.blitz, auto_reject=True)
+        self.game = Game(self.config.seed, settings, self.lexicon.sha256)
+        self.results = GameResults(ResultsSettings(blitz_or_original=self.config.blitz))
+        for p in self.config.players:
+            self.results.add_player(Player(int(p["table"]), str(p["name"]), p.get("licence"),
+                                           p.get("club"), p.get("arbiter")))
+
+    def _on_tirage(self, data: dict, seq: int) -> None:
+        game = self.game
+        expected = data.get("coup")
+        if data.get("mode", "aleatoire") == "aleatoire":
+            coup = game.draw()
+            if game.finished:
+                data.setdefault("fin", game.end_reason)
+                self.step = "fin"
+                return
+            data.setdefault("letters", coup.new_letters)
+            data.setdefault("rejections", list(zip(coup.rejections, coup.rejection_reasons,
+                                                   strict=True)))
+            if data["letters"] != coup.new_letters:
+                raise SessionError(f"tirage {data['letters']} du journal différent du tirage "
+                                   f"rejoué {coup.new_letters}")
+        else:
+            check = game.draw_manual(str(data["letters"]))
+            coup = game.coups[-1]
+            data["valid"], data["reason"] = check.valid, check.reason
+        data.setdefault("coup", coup.number)
+        if expected is not None and expected != coup.number:
+            raise SessionError(f"tirage du coup {expected} rejoué au coup {coup.number}")
+        data.setdefault("reliquat", coup.reliquat)
+        self.step = "tirage"
+        self.top_choice = 0
+        self._moves.pop(coup.number, None)
+
+    def _on_rejet(self, data: dict, seq: int) -> None:
+        self.game.reject(str(data.get("reason") or "rejeté par le juge-arbitre"))
+        self.step = "tirage"
+        self._moves.pop(self.game.coups[-1].number, None)
+
+    def _on_etape(self, data: dict, seq: int) -> None:
+        step = data["step"]
+        if step not in STEPS:
+            raise SessionError(f"étape inconnue : {step}")
+        self.step = step
+        if step == "chrono":
+            self.chrono = Chrono()
+
+    def _on_chrono(self, data: dict, seq: int) -> None:
+        self.chrono.paused = data["action"] == "pause"
+        self.chrono.elapsed = float(data["elapsed"])
+
+    def _on_appel(self, data: dict, seq: int) -> None:
+        self.chrono.calls.add(str(data["name"]))
+        self.chrono.elapsed = max(self.chrono.elapsed, float(data.get("elapsed", 0.0)))
+
+    def _on_choix_top(self, data: dict, seq: int) -> None:
+        self.top_choice = int(data["index"])
+
+    def _on_top(self, data: dict, seq: int) -> None:
+        number = self.game.coups[-1].number
+        if int(data.get("coup", number)) != number:
+            raise SessionError(f"top du coup {data.get('coup')} au coup {number}")
+        moves, tops = self.moves(number)
+        if "word" not in data:
+            if not tops:
+                raise GameError("aucun coup possible avec ce tirage")
+            move = tops[min(self.top_choice, len(tops) - 1)]
+            data.update(coup=number, word=move.word, ref=str(move.ref), score=move.score)
+        match = [m for m in moves if m.word == data["word"] and str(m.ref) == data["ref"]]
+        if not match:
+            raise SessionError(f"top {data['word']} {data['ref']} introuvable parmi les coups légaux")
+        self.game.play(match[0])
+        self.results.add_top(match[0].word, str(match[0].ref), match[0].score)
+        self.step = "top"
+
+    def _on_lecture(self, data: dict, seq: int) -> None:
+        self.pending[seq] = Reading(seq, int(data["coup"]), dict(data.get("fields") or {}),
+                                    str(data.get("status", "ok")), str(data.get("message", "")),
+                                    data.get("photo"))
+
+    def _on_edition(self, data: dict, seq: int) -> None:
+        reading = self.pending.get(int(data["lecture"]))
+        if reading is None:
+            raise ResultsError("bulletin déjà confirmé ou inconnu")
+        reading.fields[str(data["field"])] = {"value": data["value"], "confidence": 1.0,
+                                              "arbitre": True}
+
+    def _on_bulletin(self, data: dict, seq: int) -> None:
+        coup = int(data["coup"])
+        bulletin = dict(data["bulletin"])
+        bulletin["coup"] = coup
+        self.pending.pop(int(data.get("lecture") or 0), None)
+        try:
+            decision = self.propose(coup, bulletin)
+            self.results.record(bulletin.get("table"), coup, decision, Bulletin.from_dict(bulletin))
+        except ResultsError as exc:
+            # Two stations confirming the same table: the journal's first one counts.
+            self.refused.append(f"bulletin refusé (événement {seq}) : {exc}")
+
+    def _on_top_tous(self, data: dict, seq: int) -> None:
+        coup = int(data["coup"])
+        for table in data["tables"]:
+            if not self.results.history(int(table), coup):  # another station was quicker
+                self.results.record_top(int(table), coup)
+
+    def _on_modif(self, data: dict, seq: int) -> None:
+        outcome = data.get("outcome")
+        self.results.amend(int(data["table"]), int(data["coup"]), reason=str(data["reason"]),
+                           score=data.get("score"),
+                           outcome=Outcome(outcome) if outcome else None)
+
+    def _on_fin(self, data: dict, seq: int) -> None:
+        if not self.game.finished:
+            self.game.end(str(data.get("reason") or "fin de partie décidée par le juge-arbitre"))
+        self.step = "fin"
+
+
+def describe(event: Event) -> str:
+    """A French line for an event (undo messages, logs)."""
+    d = event.data
+    if event.kind == "tirage":
+        return f"tirage {d.get('reliquat', '')}+{d.get('letters', '')} du coup {d.get('coup')}"
+    if event.kind == "rejet":
+        return f"rejet du tirage ({d.get('reason', '')})"
+    if event.kind == "etape":
+        return f"étape « {d.get('step')} »"
+    if event.kind == "top":
+        return f"top {d.get('word')} {d.get('ref')} {d.get('score')}"
+    if event.kind == "choix_top":
+        return "choix du top"
+    return event.kind
+
+
+def open_session(journal: Journal, lexicon: Lexicon) -> Session:
+    try:
+        return Session(journal, lexicon)
+    except JournalError as exc:
+        raise SessionError(str(exc)) from exc
