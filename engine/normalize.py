@@ -58,6 +58,8 @@ def normalize_word(raw: str) -> str:
     """
     if not raw:
         raise NotAWord("mot vide")
+    if raw.isascii() and raw.isalpha():
+        return raw.upper()  # fast path: most lines of a list are plain letters
     # Files written on some systems hold accents as separate combining marks (e + ◌́).
     raw = unicodedata.normalize("NFC", raw)
     # Check the raw characters first so that the reason names what the user typed.
