@@ -1,1 +1,5 @@
-"""French announcements of the juge-arbitre, synthesised with espeak-ng without blocking the display."""
+"""French announcements of the juge-arbitre, spoken with espeak-ng without blocking the display.
+
+Kiosk API: :class:`speech.announcer.Announcer`, text builders in :mod:`speech.texts`,
+settings in :class:`speech.settings.SpeechSettings`.
+"""

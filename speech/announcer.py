@@ -52,6 +52,8 @@ class Entry:
     output: str | None = None  # file written when there is no sound device
     state: str = "en attente"  # en attente, prête, en cours, jouée, muette, annulée, erreur
     error: str | None = None
+    generation: int = 0  # stop() count when asked; an older entry is dropped
+    synth_seconds: float = 0.0  # time the synthesiser took (0 for a cached phrase)
 
     @property
     def lane(self) -> str:
@@ -88,6 +90,7 @@ class Announcer:
         self._closed = False
         self._error: str | None = None
         self._stop_requested = False
+        self._generation = 0
         self._call_phrases = {texts.call(name) for name in texts.CALLS}
         self._call_phrases.add(texts.warning(self.settings.warning_seconds))
         self.history: deque[Entry] = deque(maxlen=500)
@@ -177,6 +180,7 @@ class Announcer:
                 entry.state = "annulée"
                 self._pending -= 1
             self._stop_requested = True
+            self._generation += 1  # the entry being rendered now is dropped when done
 
     def wait_idle(self, timeout: float = 30.0) -> bool:
         """Block until nothing is pending (for the command line and tests, not the display)."""
@@ -207,7 +211,8 @@ class Announcer:
 
     # ----- synthesis thread -------------------------------------------------------
     def _put(self, text: str, priority: Priority) -> Entry:
-        entry = Entry(next(self._ids), text, for_voice(text), priority, time.perf_counter())
+        entry = Entry(next(self._ids), text, for_voice(text), priority, time.perf_counter(),
+                      generation=self._generation)
         if priority is not Priority.PRERENDER:
             self.history.append(entry)
         self._queue.put((priority, next(self._seq), entry))
@@ -237,7 +242,9 @@ class Announcer:
                     self._preload(entry.path)
                 continue
             with self._lock:
-                if entry.state == "annulée":
+                if entry.generation != self._generation:
+                    entry.state = "annulée"
+                    self._pending -= 1
                     continue
                 entry.state = "prête"
                 self._ready[entry.lane].append(entry)
@@ -259,6 +266,7 @@ class Announcer:
             result = self._client.render(entry.voice_text, path, voice, rate)
             self.cache.remember(path, entry.voice_text)
             entry.path, entry.engine = result.path, result.engine
+            entry.synth_seconds = result.seconds
             if result.error:
                 self._error = result.error
         entry.ready = time.perf_counter()

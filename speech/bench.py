@@ -118,7 +118,7 @@ def loop_with_speech(count: int = 10, rate: int = 220, cache_dir: str | None = N
             {"text": e.text, "state": e.state, "engine": e.engine, "lane": e.lane,
              "ready_ms": 1000 * (e.ready - e.requested) if e.ready else None,
              "start_ms": 1000 * (e.started - e.requested) if e.started else None,
-             "ended": e.ended, "started": e.started, "output": e.output}
+             "ended": e.ended, "started": e.started, "output": e.output, "path": e.path}
             for e in entries]
         result["audio"] = announcer.audio
         result["engine"] = announcer.engine
@@ -192,9 +192,11 @@ def main() -> int:
                 while entry.started is None and entry.state not in ("erreur", "muette"):
                     time.sleep(0.001)
                 ready_ms.append(1000 * (entry.ready - entry.requested))
+                synth_ms.append(1000 * entry.synth_seconds)
                 start_ms.append(1000 * (entry.started - entry.requested) + latency)
                 announcer.stop()
                 announcer.wait_idle(5)
+            print(f"synthèse d'une annonce {label} (pyttsx3, contrôle compris) : {_ms(synth_ms)}")
             print(f"annonce {label} nouvelle, demande → prête : {_ms(ready_ms)}; "
                   f"→ premier échantillon : {_ms(start_ms)} (objectif ≤ 300 ms)")
             failed |= label == "tirage" and percentile(start_ms, 95) > 300

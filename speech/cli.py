@@ -1,4 +1,4 @@
-"""Command line: ``python -m speech tirage|top|say|appel …`` — speak now, write a WAV, or show the text."""
+"""``python -m speech tirage|top|say|appel …``: speak now, write a WAV, or show the text."""
 
 from __future__ import annotations
 

@@ -58,7 +58,7 @@ class Player:
         if use_mixer:
             self._open(device)
         else:
-            self.reason = "lecture sonore désactivée"
+            self.reason = "lecture sonore désactivée : annonces écrites dans des fichiers"
 
     def _open(self, device: str | None) -> None:
         try:

@@ -20,7 +20,8 @@ class SpeechSettings:
 
     def __post_init__(self) -> None:
         if not 60 <= int(self.rate) <= 400:
-            raise ValueError(f"débit de parole hors limites (60 à 400 mots par minute) : {self.rate}")
+            raise ValueError("débit de parole hors limites (60 à 400 mots par minute) : "
+                             f"{self.rate}")
         if not 0.0 <= float(self.volume) <= 1.0:
             raise ValueError(f"volume hors limites (0 à 1) : {self.volume}")
         if self.warning_seconds <= 0:

@@ -1,4 +1,4 @@
-"""Render one text to a checked WAV: pyttsx3 first, validated and retried, espeak-ng if it keeps failing.
+"""Render one text to a checked WAV: pyttsx3, validated and retried, else espeak-ng.
 
 Runs in the process that owns pyttsx3 (the worker, or the command line).
 pyttsx3 2.99 queues property changes until ``runAndWait()``, may return from

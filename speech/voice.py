@@ -1,8 +1,9 @@
 """Turn written announcements into the text the French voice must read.
 
 espeak-ng reads some of our words the English way ("Joker", "Danemark",
-"Wallonie"), reads a lone ``A`` as the weak preposition, and may spell an all-capital word as an acronym. These
-rewrites were checked against ``espeak-ng -q -x -v fr`` (see the tests).
+"Wallonie"), reads a lone ``A`` as the weak preposition, and may spell an
+all-capital word as an acronym. These rewrites were checked against
+``espeak-ng -q -x -v fr`` (see the tests).
 """
 
 from __future__ import annotations

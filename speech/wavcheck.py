@@ -91,7 +91,8 @@ def problem(path: str | Path, text: str, rate: int,
     except ValueError as exc:
         return str(exc)
     if info.channels != 1 or info.sample_width != 2 or info.rate < 8000:
-        return f"format inattendu ({info.channels} canaux, {info.sample_width * 8} bits, {info.rate} Hz)"
+        return (f"format inattendu ({info.channels} canaux, {info.sample_width * 8} bits, "
+                f"{info.rate} Hz)")
     if info.frames == 0:
         return "aucun échantillon"
     if info.rms < MIN_RMS:

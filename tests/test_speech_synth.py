@@ -1,4 +1,4 @@
-"""Real synthesis to WAV: pyttsx3 on espeak-ng, the command-line fallback, the checks, the worker."""
+"""Real synthesis to WAV: pyttsx3 on espeak-ng, the command-line fallback, checks, the worker."""
 
 import wave
 
