@@ -102,11 +102,16 @@ class Announcer:
         self._synth_thread.start()
         self._play_thread.start()
         if prerender:
-            for phrase in texts.fixed_phrases((self.settings.warning_seconds, 30, 20)):
-                self._put(phrase, Priority.PRERENDER)
-        self._queue.put((Priority.PRERENDER, next(self._seq), "prerender-done"))
-        if not prerender:
+            self._prerender()
+        else:
             self.prerendered.set()
+
+    def _prerender(self) -> None:
+        """Queue the fixed phrases behind everything else; ``prerendered`` is set when done."""
+        self.prerendered.clear()
+        for phrase in texts.fixed_phrases((self.settings.warning_seconds, 30, 20)):
+            self._put(phrase, Priority.PRERENDER)
+        self._queue.put((Priority.PRERENDER, next(self._seq), "prerender-done"))
 
     # ----- what the kiosk calls -------------------------------------------------
     def announce(self, text: str, priority: Priority = Priority.ANNOUNCEMENT) -> Entry:
@@ -118,6 +123,14 @@ class Announcer:
         with self._lock:
             self._pending += 1
         return self._put(text, Priority(priority))
+
+    def draw(self, new: str, whole: str) -> Entry:
+        """New letters (Pays-Lettre, or the blitz form of the settings) then the whole tirage."""
+        return self.announce(texts.draw(new, whole, self.settings.letter_form))
+
+    def top(self, move) -> Entry:
+        """The top of the coup (an :class:`engine.move.Move`)."""
+        return self.announce(texts.top(move))
 
     def call(self, name: str) -> Entry:
         """A timing call by name: "chrono", "avertissement", "terminé", "pause", "reprise"."""
@@ -152,10 +165,23 @@ class Announcer:
         return self.player.audio
 
     def update_settings(self, settings: SpeechSettings) -> None:
-        """Apply new settings; a mute stops what is playing and drops what waits."""
-        self.settings = settings
+        """Apply new settings at once.
+
+        Mute stops what is playing and drops what waits; a new voice or rate
+        renders the fixed phrases again in the background; a new output device
+        reopens the mixer when this announcer opened it.
+        """
+        old, self.settings = self.settings, settings
+        self._call_phrases.add(texts.warning(settings.warning_seconds))
         if settings.mute:
             self.stop()
+        if (old.voice, old.rate, old.warning_seconds) != (
+                settings.voice, settings.rate, settings.warning_seconds):
+            self._prerender()
+        if old.output_device != settings.output_device and self.player.owns_mixer:
+            with self._lock:
+                self.player.close()
+                self.player = Player(settings.output_device, self.player.out_dir)
 
     def stop(self) -> None:
         """Silence now and drop every waiting announcement (the JA's "stop" key)."""

@@ -81,6 +81,11 @@ class Player:
             self.reason = f"pas de sortie son ({exc}) : annonces écrites dans des fichiers"
             self.audio = False
 
+    @property
+    def owns_mixer(self) -> bool:
+        """True when this player opened pygame.mixer (and may reopen it on another device)."""
+        return self._owns_mixer
+
     def _sound(self, path: str):
         import pygame
 

@@ -13,7 +13,7 @@ from enum import Enum
 
 from engine.board import Ref
 from engine.move import Move
-from engine.tiles import JOKER, LETTERS
+from engine.tiles import CONSONANTS, JOKER, LETTERS, VOWELS
 
 from .numbers import number_words
 
@@ -209,6 +209,23 @@ def rejected(reason: str | None = None) -> str:
         why = f" : {_REJECT_REASONS.get(reason.strip().lower(), reason.strip())}"
     return (f"Tirage rejeté{why}. Toutes les lettres retournent dans le sac. "
             "Nouveau tirage de sept lettres.")
+
+
+def rejected_for(tirage_letters: str, coup_number: int) -> str:
+    """The rejection announcement with its reason worked out from the tirage.
+
+    Two vowels and two consonants are needed up to the 15th coup, one of each
+    after; Y and jokers may stand for either. A tirage that meets that was
+    rejected by the juge-arbitre's decision: no reason is said.
+    """
+    need = 2 if coup_number <= 15 else 1
+    vowels = sum(t in VOWELS for t in tirage_letters)
+    consonants = sum(t in CONSONANTS for t in tirage_letters)
+    either = len(tirage_letters) - vowels - consonants
+    short_v, short_c = max(0, need - vowels), max(0, need - consonants)
+    if short_v + short_c <= either:
+        return rejected()
+    return rejected("voyelles" if short_v >= short_c else "consonnes")
 
 
 def end_of_game(total: int | None = None) -> str:

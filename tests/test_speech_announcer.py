@@ -153,6 +153,20 @@ def test_no_audio_driver_falls_back_to_files_without_failing(tmp_path):
     assert wavcheck.read_info(out[2]).rms > 1000
 
 
+def test_new_rate_renders_the_fixed_phrases_again(tmp_path):
+    with Announcer(FAST, tmp_path / "c", use_mixer=False) as a:
+        assert a.prerendered.wait(60)
+        before = len(list((tmp_path / "c").glob("*.wav")))
+        a.update_settings(FAST.with_changes(rate=200, letter_form=LetterForm.PAYS))
+        assert a.prerendered.wait(60)
+        assert len(list((tmp_path / "c").glob("*.wav"))) >= 2 * before - 2
+        entry = a.draw("K", "AEIK")
+        assert entry.text == "Kenya. A, E, I, K."
+        call = a.call("pause")
+        assert a.wait_idle(20)
+        assert call.engine == "cache"  # already rendered at the new rate
+
+
 def test_settings_round_trip_and_limits():
     s = SpeechSettings(rate=180, volume=0.5, letter_form=LetterForm.PAYS, output_device="x")
     assert SpeechSettings.from_dict(s.to_dict()) == s

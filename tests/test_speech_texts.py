@@ -87,6 +87,15 @@ def test_rejected_tirage():
     assert "consonnes" in texts.rejected("consonnes")
 
 
+def test_rejected_reason_from_the_tirage():
+    assert "voyelles" in texts.rejected_for("BCDFGHA", 3)
+    assert "consonnes" in texts.rejected_for("AEIOUEB", 3)
+    assert "consonnes" in texts.rejected_for("AEIOUEE", 16)
+    assert texts.rejected_for("AEIOUBC", 3) == texts.rejected()  # valid: JA's decision
+    assert texts.rejected_for("AEIOU?B", 3) == texts.rejected()  # joker as consonant
+    assert texts.rejected_for("BCDFGHA", 16) == texts.rejected()  # one of each after 15
+
+
 def test_top_example_shape():
     assert texts.top(word="MAISONS", ref="H4", score=70) == (
         "Soixante-dix points. Horizontal. En H 4. MAISONS : M, A, I, S, O, N, S. "
