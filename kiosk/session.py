@@ -67,9 +67,11 @@ class Reading:
     status: str
     message: str = ""
     photo: str | None = None
+    extra: dict = field(default_factory=dict)  # raccord, sens, reader's flags (ratures…)
 
     def bulletin_dict(self) -> dict:
-        data = {name: f.get("value") for name, f in self.fields.items()}
+        data = dict(self.extra)
+        data.update({name: f.get("value") for name, f in self.fields.items()})
         data["coup"] = self.coup
         return data
 
@@ -299,7 +301,7 @@ class Session:
     def _on_lecture(self, data: dict, seq: int) -> None:
         self.pending[seq] = Reading(seq, int(data["coup"]), dict(data.get("fields") or {}),
                                     str(data.get("status", "ok")), str(data.get("message", "")),
-                                    data.get("photo"))
+                                    data.get("photo"), dict(data.get("extra") or {}))
 
     def _on_edition(self, data: dict, seq: int) -> None:
         reading = self.pending.get(int(data["lecture"]))
@@ -307,6 +309,8 @@ class Session:
             raise ResultsError("bulletin déjà confirmé ou inconnu")
         reading.fields[str(data["field"])] = {"value": data["value"], "confidence": 1.0,
                                               "arbitre": True}
+        for flag in ("illisible", "blanc"):  # the arbiter read what the reader could not
+            reading.extra.pop(flag, None)
 
     def _on_bulletin(self, data: dict, seq: int) -> None:
         coup = int(data["coup"])

@@ -1,0 +1,413 @@
+"""``kiosk``: nouvelle, reprendre, demo, lire, export — in French, errors in French."""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import json
+import os
+import shutil
+import sys
+import time
+from pathlib import Path
+
+from .journal import Journal, JournalError, games_dir, last_game, new_game_path
+
+TIMES = {"3:00": 180, "2:30": 150, "2:00": 120, "1:00": 60}
+RAPIDE_SECONDS, RAPIDE_WARNING = 10, 5
+
+
+class CliError(Exception):
+    """A French message for the user; exit status 2."""
+
+
+# -- helpers -------------------------------------------------------------------------------------
+def _lexicon(path: str | None):
+    from engine.lexicon import Lexicon, LexiconError
+
+    try:
+        return Lexicon.load(path)
+    except LexiconError as exc:
+        raise CliError(str(exc)) from exc
+
+
+def read_players(path: str | Path) -> list[dict]:
+    """A players CSV: ``table;nom[;club;licence]`` (``,`` accepted), with or without a header."""
+    try:
+        text = Path(path).read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError:
+        text = Path(path).read_text(encoding="cp1252")
+    except OSError as exc:
+        raise CliError(f"liste des joueurs illisible : {path} ({exc.strerror})") from exc
+    delimiter = ";" if text.count(";") >= text.count(",") else ","
+    players, seen = [], set()
+    for n, row in enumerate(csv.reader(io.StringIO(text), delimiter=delimiter), start=1):
+        cells = [c.strip() for c in row]
+        if not any(cells):
+            continue
+        if not cells[0].isdigit():
+            if n == 1:
+                continue  # header
+            raise CliError(f"liste des joueurs, ligne {n} : numéro de table attendu, "
+                           f"pas « {cells[0]} »")
+        table = int(cells[0])
+        if table in seen or table <= 0:
+            raise CliError(f"liste des joueurs, ligne {n} : table {table} en double ou nulle")
+        seen.add(table)
+        name = cells[1] if len(cells) > 1 and cells[1] else f"Table {table}"
+        players.append({"table": table, "name": name,
+                        "club": cells[2] if len(cells) > 2 and cells[2] else None,
+                        "licence": cells[3] if len(cells) > 3 and cells[3] else None})
+    if not players:
+        raise CliError(f"liste des joueurs vide : {path}")
+    return players
+
+
+def _open_session(path: Path, lexicon_path: str | None, station: str = "kiosque"):
+    from .session import Session, SessionError
+
+    try:
+        journal = Journal.open(path, station)
+    except JournalError as exc:
+        raise CliError(str(exc)) from exc
+    meta = journal.meta
+    lexicon = _lexicon(lexicon_path or meta.get("lexicon_path") or None)
+    try:
+        return Session(journal, lexicon)
+    except SessionError as exc:
+        journal.close()
+        raise CliError(str(exc)) from exc
+
+
+def _game_file(name: str | None) -> Path:
+    if name:
+        path = Path(name)
+        if not path.exists() and not path.is_absolute():
+            candidate = games_dir() / name
+            path = candidate if candidate.exists() else path
+        if not path.exists():
+            raise CliError(f"fichier de partie introuvable : {name}")
+        return path
+    found = last_game()
+    if found is None:
+        raise CliError(f"aucune partie dans {games_dir()} : commencez par « kiosk nouvelle »")
+    return found
+
+
+def _create(path: Path, lexicon, config, station: str = "kiosque"):
+    from .session import Session
+
+    try:
+        journal = Journal.create(path, {"lexicon_sha256": lexicon.sha256,
+                                        "lexicon_path": str(lexicon.source)}, station)
+    except JournalError as exc:
+        raise CliError(str(exc)) from exc
+    session = Session(journal, lexicon)
+    session.record("partie", config.to_dict())
+    return session
+
+
+def _speech_settings(config):
+    from speech.settings import SpeechSettings
+    from speech.texts import LetterForm
+
+    return SpeechSettings(warning_seconds=max(1, int(config.warning)),
+                          letter_form=LetterForm.PAYS if config.blitz else LetterForm.PAYS_LETTRE)
+
+
+def _open_room(args):
+    from display.window import RoomDisplay
+
+    try:
+        if getattr(args, "fenetre", False):
+            return RoomDisplay.open(window_size=(1280, 720))
+        return RoomDisplay.open(display_index=args.ecran or 0)
+    except Exception as exc:  # noqa: BLE001 - no video at all: say so in French
+        raise CliError(f"impossible d'ouvrir l'écran de salle ({exc}) : essayez --sans-ecran "
+                       "(démonstration) ou lancez un serveur X") from exc
+
+
+# -- commands ------------------------------------------------------------------------------------
+def cmd_nouvelle(args) -> int:
+    from .session import Config
+
+    lexicon = _lexicon(args.lexique)
+    seconds = TIMES[args.temps]
+    source = None
+    if args.tirage == "fichier":
+        if not args.partie_source:
+            raise CliError("tirages « fichier » : donnez la partie d'origine (--partie-source)")
+        from engine.game import Game, GameFileError
+
+        try:
+            source = Game.load(args.partie_source).to_dict()
+        except GameFileError as exc:
+            raise CliError(str(exc)) from exc
+    players = read_players(args.joueurs) if args.joueurs else []
+    seed = args.graine if args.graine is not None else int(time.time()) % 10**9
+    config = Config(seed=seed, seconds=seconds, warning=20 if seconds <= 60 else 30,
+                    blitz=seconds <= 60, draw_mode=args.tirage, players=players, source=source)
+    path = Path(args.fichier) if args.fichier else new_game_path()
+    session = _create(path, lexicon, config)
+    print(f"nouvelle partie : {path}")
+    return _run_room(session, args)
+
+
+def _run_room(session, args, autopilot_factory=None, out_dir: Path | None = None) -> int:
+    from .machine import Machine
+    from .runner import run_window
+    from .voice import RoomVoice
+
+    room = _open_room(args)
+    machine = Machine(session, time.monotonic)
+    voice = RoomVoice(_speech_settings(session.config),
+                      out_dir=(out_dir / "son") if out_dir else None)
+    autopilot = autopilot_factory(machine) if autopilot_factory else None
+    try:
+        run_window(machine, room, voice, autopilot, out_dir)
+    finally:
+        voice.close()
+        room.close()
+        session.journal.close()
+    print(f"partie enregistrée : {session.journal.path} (kiosk reprendre pour continuer)")
+    return 0
+
+
+def cmd_reprendre(args) -> int:
+    path = _game_file(args.partie)
+    session = _open_session(path, args.lexique)
+    print(f"reprise de {path} : coup {session.coup.number if session.coup else 0}, "
+          f"étape « {session.step} »")
+    demo = session.config.demo if session.config else None
+    if demo:
+        return _run_demo(session, Path(demo["out_dir"]), sans_ecran=args.sans_ecran,
+                         accelere=args.sans_ecran or demo.get("accelere", False),
+                         photos=demo.get("photos", True), args=args)
+    if args.sans_ecran:
+        raise CliError("« --sans-ecran » ne sert qu'à la démonstration : une vraie partie "
+                       "se joue à l'écran")
+    return _run_room(session, args)
+
+
+def cmd_demo(args) -> int:
+    from .demo import players
+    from .session import Config
+
+    lexicon = _lexicon(args.lexique)
+    out_dir = Path(args.sortie).resolve()
+    if out_dir.exists():
+        for pattern in ("*.png", "*.wav", "resultats.*"):
+            for old in out_dir.glob(pattern):
+                old.unlink()
+        shutil.rmtree(out_dir / "bulletins", ignore_errors=True)
+        shutil.rmtree(out_dir / "son", ignore_errors=True)
+    seconds, warning = (RAPIDE_SECONDS, RAPIDE_WARNING) if args.rapide else (180, 30)
+    accelere = args.sans_ecran or args.accelere
+    config = Config(seed=args.seed, seconds=seconds, warning=warning, players=players(),
+                    max_coups=args.coups,
+                    demo={"out_dir": str(out_dir), "photos": not args.sans_photos,
+                          "accelere": accelere})
+    path = Path(args.fichier) if args.fichier else new_game_path(f"demo-graine{args.seed}")
+    session = _create(path, lexicon, config)
+    print(f"démonstration : partie {path}")
+    return _run_demo(session, out_dir, sans_ecran=args.sans_ecran, accelere=accelere,
+                     photos=not args.sans_photos, args=args)
+
+
+def _run_demo(session, out_dir: Path, *, sans_ecran: bool, accelere: bool, photos: bool,
+              args) -> int:
+    from .demo import Autopilot, VirtualClock
+    from .machine import Machine
+    from .runner import run_headless, run_window
+    from .voice import FileVoice
+
+    out_dir.mkdir(parents=True, exist_ok=True)
+    if not accelere:
+        return _run_room(session, args,
+                         lambda m: Autopilot(m, out_dir, photos=photos), out_dir)
+    clock = VirtualClock()
+    machine = Machine(session, clock)
+    autopilot = Autopilot(machine, out_dir, photos=photos, advance=clock.advance)
+    voice = FileVoice(out_dir, _speech_settings(session.config))
+    try:
+        if sans_ecran:
+            csv_path = run_headless(machine, autopilot, voice, out_dir)
+        else:
+            room = _open_room(args)
+            try:
+                run_window(machine, room, voice, autopilot, out_dir, pace=0.0)
+            finally:
+                room.close()
+            csv_path = out_dir / "resultats.csv"
+    finally:
+        session.journal.close()
+    if voice.error:
+        print(f"attention : {voice.error}", file=sys.stderr)
+    print(f"écrans : {out_dir}/*.png ({len(list(out_dir.glob('*.png')))} images)")
+    print(f"annonces : {out_dir}/*.wav ({len(list(out_dir.glob('*.wav')))} fichiers)")
+    if photos:
+        print(f"bulletins photographiés : {out_dir / 'bulletins'}")
+    print(f"résultats : {csv_path} et {out_dir / 'resultats.html'}")
+    return 0
+
+
+def cmd_lire(args) -> int:
+    from .reading import list_photos, read_photo
+    from .session import SessionError
+
+    path = _game_file(args.partie)
+    session = _open_session(path, args.lexique, station=args.poste)
+    try:
+        photos, others = list_photos(args.dossier)
+    except FileNotFoundError as exc:
+        raise CliError(str(exc)) from exc
+    coup = args.coup or (len(session.game.played()) if session.game else 0)
+    if coup < 1 or coup > len(session.game.played()):
+        raise CliError(f"aucun top encore joué pour le coup {coup} : lisez les bulletins "
+                       "après l'annonce du top")
+    for other in others:
+        print(f"{other.name} : ignoré (pas une photo)")
+    status = 0
+    for photo in photos:
+        data = read_photo(photo, session, coup)
+        try:
+            session.record("lecture", data)
+        except SessionError as exc:
+            print(f"{photo.name} : {exc}")
+            status = 1
+            continue
+        fields = data["fields"]
+        read = " ".join(f"{name}={fields[name]['value']}({fields[name]['confidence']:.0%})"
+                        for name in ("table", "word", "ref", "score"))
+        line = {"photo": photo.name, "statut": data["status"], "message": data["message"]}
+        print(json.dumps(line, ensure_ascii=False) if args.json else
+              f"{photo.name} : {data['status']} — {data['message']} — {read}")
+    print(f"{len(photos)} photo(s) lue(s) pour le coup {coup}, {len(others)} fichier(s) ignoré(s) ; "
+          "à confirmer sur l'écran de correction")
+    session.journal.close()
+    return status
+
+
+def cmd_export(args) -> int:
+    from .runner import write_results
+    from .machine import Machine
+
+    path = _game_file(args.partie)
+    session = _open_session(path, args.lexique, station="export")
+    out = Path(args.sortie) if args.sortie else path.with_suffix("")
+    if not session.results.players:
+        raise CliError("cette partie n'a pas de joueurs : rien à exporter")
+    csv_path = write_results(Machine(session, time.monotonic), out)
+    session.journal.close()
+    print(f"résultats : {csv_path} et {out / 'resultats.html'}")
+    return 0
+
+
+# -- parser --------------------------------------------------------------------------------------
+class _FrenchParser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:
+        replacements = {"the following arguments are required": "arguments obligatoires manquants",
+                        "unrecognized arguments": "arguments inconnus",
+                        "invalid choice": "choix non valable", "expected one argument":
+                        "une valeur est attendue", "argument": "option",
+                        "invalid int value": "nombre entier attendu"}
+        for english, french in replacements.items():
+            message = message.replace(english, french)
+        self.print_usage(sys.stderr)
+        self.exit(2, f"{self.prog} : erreur : {message}\n")
+
+    def format_help(self) -> str:
+        text = super().format_help()
+        return (text.replace("usage:", "utilisation :").replace("options:", "options :")
+                .replace("positional arguments:", "arguments :")
+                .replace("show this help message and exit", "afficher cette aide et quitter"))
+
+    def format_usage(self) -> str:
+        return super().format_usage().replace("usage:", "utilisation :")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _FrenchParser(prog="kiosk", description="Kiosque de Scrabble Duplicate : anime une "
+                           "partie (tirages, annonces, chrono, écran de salle, correction).")
+    sub = parser.add_subparsers(dest="command", metavar="COMMANDE", parser_class=_FrenchParser)
+    sub.required = True
+
+    def screen_options(p):
+        p.add_argument("--ecran", type=int, default=None, metavar="N",
+                       help="numéro de l'écran de salle (plein écran, 0 par défaut)")
+        p.add_argument("--fenetre", action="store_true", help="dans une fenêtre, pas en plein écran")
+
+    p = sub.add_parser("nouvelle", help="commencer une nouvelle partie")
+    p.add_argument("--lexique", metavar="LISTE", help="liste de mots (un mot par ligne) ; "
+                   "par défaut $DUPLICATE_LEXICON ou la liste française livrée")
+    p.add_argument("--temps", choices=list(TIMES), default="3:00",
+                   help="temps par coup (défaut 3:00 ; 1:00 = blitz)")
+    p.add_argument("--tirage", choices=["aleatoire", "manuel", "fichier"], default="aleatoire",
+                   help="tirages aléatoires (graine), tapés à la main, ou repris d'une partie")
+    p.add_argument("--graine", type=int, help="graine des tirages aléatoires")
+    p.add_argument("--partie-source", metavar="PARTIE.json",
+                   help="partie enregistrée dont on rejoue les tirages (--tirage fichier)")
+    p.add_argument("--joueurs", metavar="JOUEURS.csv", help="liste des joueurs : table;nom;club")
+    p.add_argument("--fichier", metavar="PARTIE", help="fichier de la partie (défaut : dans "
+                   "$KIOSK_PARTIES ou ~/.local/share/duplicate-kiosk/parties)")
+    screen_options(p)
+    p.set_defaults(func=cmd_nouvelle)
+
+    p = sub.add_parser("reprendre", help="reprendre la dernière partie (ou celle nommée)")
+    p.add_argument("partie", nargs="?", help="fichier de la partie (défaut : la plus récente)")
+    p.add_argument("--lexique", metavar="LISTE", help="liste de mots de la partie")
+    p.add_argument("--sans-ecran", action="store_true",
+                   help="démonstration seulement : sans fenêtre, écrans en PNG")
+    screen_options(p)
+    p.set_defaults(func=cmd_reprendre)
+
+    p = sub.add_parser("demo", help="partie de démonstration jouée toute seule")
+    p.add_argument("--seed", "--graine", dest="seed", type=int, default=1,
+                   help="graine (défaut 1) : même graine, même partie")
+    p.add_argument("--rapide", action="store_true", help="10 secondes par coup")
+    p.add_argument("--sans-ecran", action="store_true",
+                   help="sans fenêtre : écrans en PNG, annonces en WAV, temps simulé")
+    p.add_argument("--accelere", action="store_true",
+                   help="avec la fenêtre mais temps simulé et annonces en WAV")
+    p.add_argument("--coups", type=int, default=None, metavar="N", help="arrêter après N coups")
+    p.add_argument("--sans-photos", action="store_true",
+                   help="bulletins saisis au clavier au lieu d'être photographiés et lus")
+    p.add_argument("--sortie", default="out/demo", metavar="DOSSIER",
+                   help="dossier des écrans, annonces et résultats (défaut out/demo)")
+    p.add_argument("--lexique", metavar="LISTE", help="liste de mots")
+    p.add_argument("--fichier", metavar="PARTIE", help="fichier de la partie")
+    screen_options(p)
+    p.set_defaults(func=cmd_demo)
+
+    p = sub.add_parser("lire", help="lire un dossier de photos de bulletins (coup en cours)")
+    p.add_argument("dossier", metavar="DOSSIER", help="dossier des photos")
+    p.add_argument("--partie", help="fichier de la partie (défaut : la plus récente)")
+    p.add_argument("--coup", type=int, help="numéro du coup (défaut : le dernier top joué)")
+    p.add_argument("--poste", default=f"poste-{os.getpid()}", help="nom de ce poste d'arbitrage")
+    p.add_argument("--lexique", metavar="LISTE", help="liste de mots de la partie")
+    p.add_argument("--json", action="store_true", help="une ligne JSON par photo")
+    p.set_defaults(func=cmd_lire)
+
+    p = sub.add_parser("export", help="écrire les résultats (CSV et HTML)")
+    p.add_argument("--partie", help="fichier de la partie (défaut : la plus récente)")
+    p.add_argument("--sortie", metavar="DOSSIER", help="dossier de sortie")
+    p.add_argument("--lexique", metavar="LISTE", help="liste de mots de la partie")
+    p.set_defaults(func=cmd_export)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except CliError as exc:
+        print(f"erreur : {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("interrompu : la partie est enregistrée (kiosk reprendre)", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,161 @@
+"""The loops around the machine: the room window (pygame, real time) and the headless run.
+
+The machine decides; these loops only carry keys in, and announcements,
+frames and screenshots out. The headless loop (``--sans-ecran``) draws each
+new screen on an off-screen surface and saves it as a PNG.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pygame
+
+from engine.export import results_csv, results_html
+
+from .machine import Effect, Machine
+from .screens import compose
+from .session import STEPS
+from .views import room_view
+
+HEADLESS_SIZE = (1280, 720)
+FPS = 30
+
+
+def screen_key(machine: Machine) -> tuple:
+    coup = machine.session.coup
+    return (coup.number if coup else 0, machine.step, machine.flash_rejet is not None,
+            machine.mode, machine.step == "correction" and machine.arbiter_screen,
+            bool(machine.step == "correction" and machine.pending()))
+
+
+def screenshot_name(machine: Machine, kind: str, suffix: str = "") -> str:
+    coup = machine.session.coup
+    number = coup.number if coup else 0
+    if machine.step == "fin":
+        return "fin-classement.png"
+    extra = f"-{machine.mode}" if machine.mode else ""
+    if machine.flash_rejet is not None:
+        extra += "-rejet"
+    if machine.step == "correction" and machine.pending():
+        extra += "-a-confirmer"
+    return f"coup{number:02d}-{STEPS.index(machine.step)}-{kind}{extra}{suffix}.png"
+
+
+def write_results(machine: Machine, out_dir: Path) -> Path:
+    """resultats.csv and resultats.html, written whole then renamed (never half a file)."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    results = machine.session.results
+    target = out_dir / "resultats.csv"
+    for path, text in ((target, results_csv(results)), (out_dir / "resultats.html",
+                                                         results_html(results))):
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_text(text, encoding="utf-8")
+        tmp.replace(path)
+    return target
+
+
+class Output:
+    """Where effects go: the voice, and the window for fullscreen/quit."""
+
+    def __init__(self, machine: Machine, voice, room=None) -> None:
+        self.machine = machine
+        self.voice = voice
+        self.room = room
+        self.quit = False
+
+    def apply(self, effects: list[Effect]) -> None:
+        coup = self.machine.session.coup
+        number = coup.number if coup else 0
+        for effect in effects:
+            if effect.kind == "dire":
+                self.voice.say(effect.text, number)
+            elif effect.kind == "appel":
+                self.voice.call(effect.text, number)
+            elif effect.kind == "quitter":
+                self.quit = True
+            elif effect.kind == "plein_ecran" and self.room is not None:
+                toggle_fullscreen(self.room)
+
+
+def toggle_fullscreen(room) -> None:
+    try:
+        pygame.display.toggle_fullscreen()
+        room.fullscreen = not room.fullscreen
+    except pygame.error as exc:
+        room.notices.append(f"bascule plein écran impossible ({exc})")
+
+
+def run_headless(machine: Machine, autopilot, voice, out_dir: Path,
+                 size: tuple[int, int] = HEADLESS_SIZE, max_actions: int = 100_000) -> Path:
+    """Play the demo to its end without a window; every new screen is saved as a PNG."""
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    pygame.font.init()
+    surface = pygame.Surface(size)
+    output = Output(machine, voice)
+    last = None
+    for _ in range(max_actions):
+        key = screen_key(machine)
+        if key != last:
+            kind = compose(machine, surface)
+            pygame.image.save(surface, str(out_dir / screenshot_name(machine, kind)))
+            last = key
+        if machine.step == "correction" and not machine.pending() and \
+                not machine.session.missing_tables(machine.session.coup.number):
+            kind = compose(machine, surface)
+            pygame.image.save(surface, str(out_dir / screenshot_name(machine, kind, "-fin")))
+        if not autopilot.act():
+            break
+        output.apply(machine.take_effects())
+    output.apply(machine.take_effects())
+    compose(machine, surface)
+    pygame.image.save(surface, str(out_dir / screenshot_name(machine, "fin")))
+    return write_results(machine, out_dir)
+
+
+def run_window(machine: Machine, room, voice, autopilot=None, out_dir: Path | None = None,
+               pace: float = 0.5, poll_other_stations: float = 0.5) -> None:
+    """The kiosk in the room: keys in, frames out, until the juge-arbitre quits (Échap)."""
+    output = Output(machine, voice, room)
+    next_action = time.monotonic() + pace
+    next_sync = 0.0
+    last_key = None
+    clock = pygame.time.Clock()
+    while not output.quit:
+        for event in room.pump_events():
+            if event.kind == "quit":
+                machine.key("escape")
+            elif event.kind == "key":
+                machine.key(event.key, event.text)
+        now = time.monotonic()
+        if now >= next_sync:
+            next_sync = now + poll_other_stations
+            try:
+                machine.session.sync()
+            except Exception as exc:  # noqa: BLE001 - keep the room going, say why
+                machine.message = f"lecture du journal impossible : {exc}"
+        machine.tick()
+        if autopilot is not None and now >= next_action and not voice.busy:
+            if not autopilot.act():
+                autopilot = None
+                if out_dir is not None:
+                    write_results(machine, out_dir)
+            next_action = now + pace
+        output.apply(machine.take_effects())
+        key = screen_key(machine)
+        overlay = machine.mode or machine.message or (machine.step == "correction"
+                                                      and machine.arbiter_screen)
+        if overlay:
+            if room.surface is not None:
+                compose(machine, room.surface)
+                pygame.display.flip()
+                if room.renderer is not None:
+                    room.renderer.view = None  # the next room frame is a full redraw
+        else:
+            room.show(room_view(machine))
+        if key != last_key and out_dir is not None and room.surface is not None:
+            room.screenshot(out_dir / screenshot_name(machine, key[1]))
+            last_key = key
+        clock.tick(FPS)
