@@ -56,6 +56,7 @@ class BulletinReading:
     legal: bool = False
     constrained: bool = False
     crossed: int = 0
+    cell_keys: dict[str, list[str]] = field(default_factory=dict)   # field → keys of its cells, in order
     flagged: list[str] = field(default_factory=list)
     method: str | None = None
     seconds: float = 0.0
@@ -107,6 +108,12 @@ class BulletinReading:
         }
 
 
+def _cell_keys(groups) -> dict[str, list[str]]:
+    return {"word": [r.key for r in groups.word], "ref": [r.key for r in groups.ref],
+            "score": [r.key for r in groups.score], "table": [r.key for r in groups.table],
+            "raccord": [r.key for _, _, r in groups.raccord]}
+
+
 def _failure(status: str, photo: str | None, detail: str, start: float) -> BulletinReading:
     message = MESSAGES.get(status, status) + (f" ({detail})" if detail else "")
     return BulletinReading(photo, status, message, seconds=time.perf_counter() - start)
@@ -140,7 +147,8 @@ def _flags(d: Decoded, threshold: float) -> list[str]:
 def read_bulletin(source: str | Path | bytes | np.ndarray, candidates: Iterable | None = None,
                   board: Board | None = None, tables: Iterable[int] | None = None,
                   layout: Layout | None = None, recogniser: Recogniser | None = None,
-                  photo: str | None = None, threshold: float = FLAG_THRESHOLD) -> BulletinReading:
+                  photo: str | None = None, threshold: float = FLAG_THRESHOLD,
+                  tesseract: bool = False) -> BulletinReading:
     """Read one photo. ``candidates``: the coup's legal moves (anything with ref/word/score)."""
     start = time.perf_counter()
     if photo is None and isinstance(source, str | Path):
@@ -162,6 +170,9 @@ def read_bulletin(source: str | Path | bytes | np.ndarray, candidates: Iterable 
         recogniser = recogniser or default_recogniser()
         glyphs = fields.all()
         readings = recogniser.read(glyphs)
+        if tesseract:
+            from .tess import second_opinion
+            second_opinion(readings, {g.key: g for g in glyphs})
         groups = group_readings(readings, layout.word_row)
         cands = [c if isinstance(c, Candidate) else Candidate.of(c) for c in candidates] if candidates is not None else None
         decoded = decode(groups, cands, board, tables)
@@ -171,7 +182,7 @@ def read_bulletin(source: str | Path | bytes | np.ndarray, candidates: Iterable 
         return BulletinReading(
             photo, status, MESSAGES[status], decoded.table, decoded.word, decoded.jokers,
             decoded.jokers_confidence, decoded.ref, decoded.score, decoded.raccord, decoded.sens,
-            decoded.legal, decoded.constrained, crossed, flagged, page.method,
+            decoded.legal, decoded.constrained, crossed, _cell_keys(groups), flagged, page.method,
             time.perf_counter() - start, {g.key: g for g in glyphs})
     except VisionError as exc:
         return _failure(exc.status, photo, exc.detail, start)

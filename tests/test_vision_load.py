@@ -1,0 +1,72 @@
+"""Stage 1 (load) and the bad-input statuses of the whole reader."""
+
+import io
+
+import cv2
+import numpy as np
+import pytest
+from PIL import Image
+
+from vision.load import MAX_PIXELS, load_image
+from vision.status import ILLISIBLE, VisionError
+
+
+def _jpeg(img: np.ndarray, quality: int = 90) -> bytes:
+    ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    assert ok
+    return buf.tobytes()
+
+
+@pytest.mark.parametrize("data", [b"", b"not an image at all, just text" * 3, b"\x89PNG\r\n\x1a\n" + b"\0" * 40])
+def test_not_an_image_is_illisible(data):
+    with pytest.raises(VisionError) as err:
+        load_image(data)
+    assert err.value.status == ILLISIBLE
+
+
+def test_truncated_jpeg_is_illisible():
+    data = _jpeg(np.full((800, 600, 3), 200, np.uint8))
+    with pytest.raises(VisionError) as err:
+        load_image(data[: len(data) // 3])
+    assert err.value.status == ILLISIBLE
+
+
+def test_one_pixel_is_illisible():
+    with pytest.raises(VisionError) as err:
+        load_image(_jpeg(np.zeros((1, 1, 3), np.uint8)))
+    assert "petite" in str(err.value)
+
+
+def test_missing_file_is_illisible(tmp_path):
+    with pytest.raises(VisionError):
+        load_image(tmp_path / "absent.jpg")
+
+
+def test_huge_photo_is_downscaled_to_20_megapixels():
+    big = np.full((10000, 10000), 180, np.uint8)  # 100 MP
+    big[::500] = 20
+    data = _jpeg(big, 50)
+    img = load_image(data)
+    h, w = img.shape[:2]
+    assert h * w <= MAX_PIXELS and h * w > MAX_PIXELS / 8
+    assert abs(w / h - 1) < 0.01
+
+
+def test_exif_orientation_is_honoured():
+    arr = np.zeros((300, 500, 3), np.uint8)
+    arr[:, :100] = 255  # white band on the left
+    pil = Image.fromarray(arr)
+    exif = pil.getexif()
+    exif[0x0112] = 6  # rotate 90° clockwise on display
+    buf = io.BytesIO()
+    pil.save(buf, "JPEG", exif=exif.tobytes())
+    img = load_image(buf.getvalue())
+    assert img.shape[:2] == (500, 300)
+    assert img[:100].mean() > 200 and img[-100:].mean() < 50  # the band is now on top
+
+
+def test_png_and_path(tmp_path):
+    path = tmp_path / "photo.png"
+    cv2.imwrite(str(path), np.full((400, 300), 128, np.uint8))
+    img = load_image(path)
+    assert img.shape == (400, 300, 3)

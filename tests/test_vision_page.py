@@ -1,0 +1,65 @@
+"""Stage 2 (page finding, rectification, rotation) on generated photos."""
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.layout import Layout
+from vision.page import find_page, from_contour, layout_similarity
+from vision.status import NON_TROUVE, PLUSIEURS, VisionError
+from vision.synth import BulletinContent, PhotoEffects, photograph, render_bulletin, write_bulletin
+from vision.glyphs import TEST_STYLES
+
+CONTENT = BulletinContent(12, "MAISONs", "H4", 70)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3, 4, 5])
+def test_markers_give_the_page_corners(seed):
+    photo, truth = render_bulletin(CONTENT, seed=seed, jpeg=False)
+    page = find_page(photo)
+    assert page.method == "marqueurs" and page.markers >= 3
+    assert np.abs(page.corners - np.array(truth.corners)).max() < 4.0
+
+
+def test_upside_down_photo_is_turned_back():
+    fx = PhotoEffects(upside_down=1.0, max_rotation_deg=5)
+    photo, truth = render_bulletin(CONTENT, seed=11, effects=fx, jpeg=False)
+    page = find_page(photo)
+    # the top-left page corner (from the truth) must map to the canonical top-left
+    assert np.abs(page.corners[0] - np.array(truth.corners[0])).max() < 4.0
+    gray = cv2.cvtColor(page.image, cv2.COLOR_BGR2GRAY)
+    upright = layout_similarity(gray, Layout.load())
+    assert upright > 0.7
+    assert layout_similarity(cv2.rotate(gray, cv2.ROTATE_180), Layout.load()) < upright - 0.3
+
+
+@pytest.mark.parametrize("seed", [0, 2, 5])
+def test_largest_quadrilateral_fallback(seed):
+    photo, truth = render_bulletin(CONTENT, seed=seed, jpeg=False,
+                                   effects=PhotoEffects(upside_down=0.5, shadow=0.0))
+    gray = cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY)
+    page = from_contour(photo, gray, Layout.load())
+    assert page is not None and page.method == "contour"
+    assert np.abs(page.corners - np.array(truth.corners)).max() < 12.0
+
+
+def test_no_bulletin():
+    rng = np.random.default_rng(0)
+    noise = cv2.GaussianBlur(rng.integers(0, 255, (900, 1200, 3)).astype(np.uint8), (0, 0), 3)
+    with pytest.raises(VisionError) as err:
+        find_page(noise)
+    assert err.value.status == NON_TROUVE
+
+
+def test_two_bulletins_in_one_photo():
+    rng = np.random.default_rng(3)
+    paper, _ = write_bulletin(CONTENT, TEST_STYLES[0], rng)
+    fx = PhotoEffects(max_tilt_deg=0, max_rotation_deg=0, upside_down=0, size=(1000, 800), fill=(0.95, 0.95))
+    one, _ = photograph(paper, rng, fx)
+    two, _ = photograph(paper, rng, fx)
+    if one.shape != two.shape:
+        two = cv2.resize(two, (one.shape[1], one.shape[0]))
+    both = np.hstack([one, two])
+    with pytest.raises(VisionError) as err:
+        find_page(both)
+    assert err.value.status == PLUSIEURS

@@ -1,0 +1,65 @@
+"""Layout, printable template and the seeded photo generator."""
+
+import cv2
+import numpy as np
+
+from vision.glyphs import CHARS, GLYPHS, STYLES, TEST_STYLES, TRAIN_STYLES
+from vision.layout import Layout, available_layouts
+from vision.synth import BulletinContent, render_bulletin
+from vision.template import export_assets, render_format, render_page
+
+
+def test_layout_fields():
+    layout = Layout.load()
+    assert "fd1" in available_layouts()
+    assert layout.grid_shape[1] >= 17 and layout.grid_shape[0] >= 3  # 15 letters + raccord around
+    assert layout.marker_ids == {0, 1, 2, 3}
+    ys = [layout.field_box(n)[1] for n in ("table", "ref", "score")]
+    assert ys == sorted(ys)  # table on top, reference in the middle, score at the bottom
+    gx = layout.grid_box[0] + layout.grid_box[2]
+    assert all(layout.field_box(n)[0] > gx for n in ("table", "ref", "score"))  # boxes on the right
+    assert layout.data["arbiter"]["box"][1] > 0.5  # grey strip at the bottom
+
+
+def test_template_300_dpi_and_grey_strip():
+    a6 = render_format(Layout.load(), "A6")
+    assert a6.shape == (1240, 1748)
+    a5 = render_format(Layout.load(), "A5")
+    assert a5.shape == (1748, 2480)
+    page = render_page(Layout.load(), 8.0)
+    x, y, w, h = Layout.load().data["arbiter"]["box"]
+    strip = page[int((y + h * 0.6) * page.shape[0]), int((x + w * 0.5) * page.shape[1])]
+    assert 180 < strip < 240
+    dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
+    _, ids, _ = cv2.aruco.ArucoDetector(dictionary).detectMarkers(page)
+    assert sorted(ids.ravel().tolist()) == [0, 1, 2, 3]
+
+
+def test_export_assets(tmp_path):
+    files = export_assets(tmp_path)
+    names = {p.name for p in files}
+    assert {"bulletin_A6.pdf", "bulletin_A6.png", "bulletin_A5.pdf", "bulletin_A5_planche_A4.pdf"} <= names
+    assert (tmp_path / "bulletin_A6.pdf").read_bytes()[:4] == b"%PDF"
+
+
+def test_glyph_set_and_style_split():
+    assert set(GLYPHS) == set(CHARS)
+    assert not {s.name for s in TRAIN_STYLES} & {s.name for s in TEST_STYLES}
+    assert len(STYLES) == len(TRAIN_STYLES) + len(TEST_STYLES)
+
+
+def test_generator_is_seeded_and_tells_the_truth():
+    content = BulletinContent(12, "MAISONs", "H4", 70, ((-1, 2, "E"),))
+    a, truth = render_bulletin(content, style="test_vif", seed=5)
+    b, _ = render_bulletin(content, style="test_vif", seed=5)
+    c, _ = render_bulletin(content, style="test_vif", seed=6)
+    assert a == b and a != c
+    assert a[:2] == b"\xff\xd8"
+    assert truth.jokers == [6] and truth.style == "test_vif"
+    row = sorted((int(k.split(":")[2]), v) for k, v in truth.cells.items() if k.startswith("grid:1:"))
+    letters = [v for _, v in row if v != "#"]
+    assert "".join(letters) == "MAISONs"
+    assert sorted(v for k, v in truth.cells.items() if k.startswith("table")) == ["1", "2"]
+    assert "E" in [v for k, v in truth.cells.items() if k.startswith("grid:0:")]
+    img = cv2.imdecode(np.frombuffer(a, np.uint8), cv2.IMREAD_COLOR)
+    assert img is not None and min(img.shape[:2]) >= 1000

@@ -1,0 +1,151 @@
+"""``python -m vision``: lire (read photos), calibrer (new layout), entrainer (retrain), gabarit, generer."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+
+def _lire(args: argparse.Namespace) -> int:
+    from .coup import CoupContext, correct_reading
+    from .reader import read_bulletin
+
+    context = None
+    if args.game:
+        if not args.coup:
+            print("erreur : --coup N est nécessaire avec --game", file=sys.stderr)
+            return 2
+        try:
+            context = CoupContext.from_game(args.game, args.coup)
+        except Exception as exc:  # noqa: BLE001 - a clear message rather than a traceback
+            print(f"erreur : partie illisible : {exc}", file=sys.stderr)
+            return 2
+    photos = list(args.photos)
+    progress = None
+    if len(photos) > 3 and sys.stderr.isatty() or (len(photos) > 3 and args.progress):
+        from rich.progress import Progress
+
+        progress = Progress(transient=True, console=__import__("rich.console").console.Console(stderr=True))
+    task = None
+    if progress:
+        progress.start()
+        task = progress.add_task("lecture des bulletins", total=len(photos))
+    worst = 0
+    try:
+        for photo in photos:
+            reading = read_bulletin(photo, context.candidates if context else None,
+                                    context.board if context else None, tesseract=args.tesseract)
+            data = reading.to_dict()
+            if context is not None and reading.word and reading.word.value:
+                try:
+                    data["correction"] = correct_reading(reading, context)
+                except Exception as exc:  # noqa: BLE001
+                    data["correction"] = {"erreur": f"{type(exc).__name__}: {exc}"}
+            if args.json:
+                print(json.dumps(data, ensure_ascii=False), flush=True)
+            else:
+                b = data["bulletin"]
+                print(f"{photo} : {reading.message} — table {b['table']}, mot {b['word']}, "
+                      f"réf. {b['ref']}, points {b['score']}"
+                      + (f" ; à vérifier : {', '.join(reading.flagged)}" if reading.flagged else ""))
+            if reading.status not in ("ok", "a_verifier"):
+                worst = 1
+            if progress:
+                progress.advance(task)
+    finally:
+        if progress:
+            progress.stop()
+    return worst
+
+
+def _calibrer(args: argparse.Namespace) -> int:
+    from .calibrate import calibrate
+
+    try:
+        path = calibrate(args.photo, args.nom, Path(args.sortie) if args.sortie else None)
+    except Exception as exc:  # noqa: BLE001
+        print(f"erreur : calibrage impossible : {exc}", file=sys.stderr)
+        return 1
+    print(f"modèle de bulletin écrit : {path}")
+    return 0
+
+
+def _entrainer(args: argparse.Namespace) -> int:
+    from .learn import load_confirmed
+    from .train import DATA_DIR, train
+
+    extra = []
+    for folder in args.dossier or []:
+        extra += list(load_confirmed(folder))
+    print(f"{len(extra)} glyphes confirmés par les arbitres")
+    train(args.photos, args.graine, Path(args.sortie) if args.sortie else DATA_DIR, extra, args.epoques)
+    print("modèle enregistré")
+    return 0
+
+
+def _gabarit(args: argparse.Namespace) -> int:
+    from .template import export_assets
+
+    for path in export_assets(args.sortie):
+        print(path)
+    return 0
+
+
+def _generer(args: argparse.Namespace) -> int:
+    import numpy as np
+
+    from .synth import random_content, render_bulletin
+
+    out = Path(args.sortie)
+    out.mkdir(parents=True, exist_ok=True)
+    for i in range(args.nombre):
+        content = random_content(np.random.default_rng(args.graine + i))
+        data, truth = render_bulletin(content, style=args.style, seed=args.graine + i)
+        (out / f"bulletin_{i:03d}.jpg").write_bytes(data)
+        (out / f"bulletin_{i:03d}.json").write_text(json.dumps(truth.to_dict(), ensure_ascii=False))
+    print(f"{args.nombre} photos écrites dans {out}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m vision", description="Lecture des bulletins photographiés.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("lire", help="lire des photos de bulletins")
+    p.add_argument("photos", nargs="+")
+    p.add_argument("--game", help="fichier de partie (JSON) pour contrôler avec les coups légaux")
+    p.add_argument("--coup", type=int, help="numéro du coup")
+    p.add_argument("--json", action="store_true", help="une ligne JSON par photo")
+    p.add_argument("--tesseract", action="store_true", help="second avis de Tesseract sur les cases douteuses")
+    p.add_argument("--progress", action="store_true", help="barre de progression même hors terminal")
+    p.set_defaults(func=_lire)
+
+    p = sub.add_parser("calibrer", help="créer un modèle de bulletin depuis la photo d'un bulletin vierge")
+    p.add_argument("photo")
+    p.add_argument("--nom", default="calibre")
+    p.add_argument("--sortie", help="fichier JSON à écrire (défaut : vision/layouts/NOM.json)")
+    p.set_defaults(func=_calibrer)
+
+    p = sub.add_parser("entrainer", help="réentraîner le lecteur (synthétique + cases confirmées)")
+    p.add_argument("--dossier", action="append", help="dossier de cases confirmées (répétable)")
+    p.add_argument("--photos", type=int, default=400)
+    p.add_argument("--graine", type=int, default=0)
+    p.add_argument("--epoques", type=int, default=40)
+    p.add_argument("--sortie", help="dossier du modèle (défaut : vision/data)")
+    p.set_defaults(func=_entrainer)
+
+    p = sub.add_parser("gabarit", help="écrire les bulletins imprimables (PNG, PDF)")
+    p.add_argument("--sortie", default="assets")
+    p.set_defaults(func=_gabarit)
+
+    p = sub.add_parser("generer", help="générer des photos de bulletins synthétiques")
+    p.add_argument("sortie")
+    p.add_argument("--nombre", type=int, default=16)
+    p.add_argument("--graine", type=int, default=0)
+    p.add_argument("--style")
+    p.set_defaults(func=_generer)
+
+    args = parser.parse_args(argv)
+    return int(args.func(args) or 0)
