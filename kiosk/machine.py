@@ -41,7 +41,7 @@ FIELD_NAMES = {"table": "table", "word": "mot", "ref": "référence", "score": "
 
 @dataclass(frozen=True)
 class Effect:
-    """Something for the runner: ``dire`` (announcement), ``appel`` (timing call by name),
+    """Something for the runner: ``dire`` (announcement), ``appel`` (timing call, its text),
     ``plein_ecran``, ``quitter``."""
 
     kind: str
@@ -87,6 +87,10 @@ class Machine:
             if resumed and not c.paused:
                 self.message = "chrono arrêté à la reprise de la partie : P pour repartir"
 
+    def _call(self, name: str) -> None:
+        """A timing call, worded with this game's warning delay (30 s, 20 s in blitz…)."""
+        self.effects.append(Effect("appel", texts.call(name, int(self.config.warning))))
+
     def _say(self, text: str) -> None:
         self.last_announcement = text
         self.effects.append(Effect("dire", text))
@@ -113,7 +117,7 @@ class Machine:
             if self._record("appel", {"name": name, "elapsed": elapsed}) is None:
                 return
             self.countdown.calls.add(name)
-            self.effects.append(Effect("appel", name))
+            self._call(name)
             if name == "terminé":
                 self._record("etape", {"step": "ramassage"})
                 self.countdown = None
@@ -360,7 +364,7 @@ class Machine:
             self.countdown.pause(now)
         else:
             self.countdown.resume(now)
-        self.effects.append(Effect("appel", action))
+        self._call(action)
 
     def ties(self) -> list:
         coup = self.session.coup

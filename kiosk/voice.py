@@ -12,7 +12,6 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from speech import texts
 from speech.cache import PhraseCache
 from speech.settings import SpeechSettings
 from speech.voice import for_voice
@@ -61,8 +60,8 @@ class FileVoice:
         self.written.append(target)
         return target
 
-    def call(self, name: str, coup: int = 0) -> Path | None:
-        return self.say(texts.call(name, self.settings.warning_seconds), coup)
+    def call(self, text: str, coup: int = 0) -> Path | None:
+        return self.say(text, coup)
 
     @property
     def busy(self) -> bool:
@@ -85,9 +84,12 @@ class RoomVoice:
         self.spoken.append(text)
         self.announcer.announce(text)
 
-    def call(self, name: str, coup: int = 0) -> None:
-        self.spoken.append(name)
-        self.announcer.call(name)
+    def call(self, text: str, coup: int = 0) -> None:
+        """A timing call: its own lane, ahead of any announcement."""
+        from speech.announcer import Priority
+
+        self.spoken.append(text)
+        self.announcer.announce(text, Priority.CALL)
 
     @property
     def busy(self) -> bool:

@@ -1,0 +1,246 @@
+"""The coup's state machine, scripted key by key on a fake clock, with the real journal,
+the real speech texts rendered to WAV files and the real renderers drawing headless."""
+
+import os
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+
+import pygame
+import pytest
+
+from display.view import Screen
+from engine.lexicon import Lexicon
+from kiosk.journal import Journal
+from kiosk.machine import Machine
+from kiosk.runner import Output
+from kiosk.screens import compose
+from kiosk.session import Config, Session
+from kiosk.views import arbiter_rows, room_view
+from kiosk.voice import FileVoice
+from speech import texts
+
+
+class Clock:
+    def __init__(self):
+        self.now = 500.0
+
+    def __call__(self):
+        return self.now
+
+
+@pytest.fixture(scope="module")
+def lexicon():
+    return Lexicon.load()
+
+
+def start(tmp_path, lexicon, **config):
+    journal = Journal.create(tmp_path / "p.partie", {"lexicon_sha256": lexicon.sha256})
+    session = Session(journal, lexicon)
+    players = [{"table": t, "name": f"Joueur {t}"} for t in (1, 2, 3)]
+    session.record("partie", Config(**{"seed": 11, "seconds": 180, "warning": 30,
+                                       "players": players, **config}).to_dict())
+    clock = Clock()
+    return Machine(session, clock), clock
+
+
+def kinds(machine):
+    return [e.kind + (":" + e.data["step"] if e.kind == "etape" else "")
+            for e in machine.session.journal.events()]
+
+
+def test_full_game_screens_announcements_journal(tmp_path, lexicon):
+    machine, clock = start(tmp_path, lexicon, seconds=60, warning=20, max_coups=3)
+    voice = FileVoice(tmp_path / "son", cache_dir=tmp_path / "cache")
+    output = Output(machine, voice)
+    pygame.font.init()
+    surface = pygame.Surface((800, 450))
+    screens = []
+
+    def show():
+        screens.append(compose(machine, surface))
+        output.apply(machine.take_effects())
+
+    show()
+    for _ in range(60):
+        if machine.step == "fin":
+            break
+        if machine.step == "chrono":
+            clock.now += 41
+            machine.tick()
+            show()
+            clock.now += 20
+            machine.tick()
+            show()
+            continue
+        if machine.step == "correction":
+            machine.key("o")  # top à tous les joueurs restants
+        machine.key("space")
+        show()
+    assert machine.step == "fin"
+    per_coup = ["coup", "coup", "coup", "coup", "coup", "annonce", "correction"]
+    assert screens[0] == "accueil"
+    assert screens[1:1 + 3 * len(per_coup)] == per_coup * 3
+    assert screens[-1] == "fin"
+    # announcements in the order of the procedure, the calls at their seconds
+    spoken = voice.spoken
+    game = machine.session.game
+    first = game.coups[0]
+    assert spoken[0] == f"{texts.coup(1)}. {texts.draw(first.new_letters, first.tirage)}"
+    assert spoken[1:4] == ["Chrono", "Vingt secondes", "Terminé"]
+    assert spoken[4] == texts.top(first.top)
+    assert spoken[-1].startswith(texts.end_of_game(game.total_score))
+    assert len(voice.written) == len(spoken) and all(p.stat().st_size > 1000 for p in voice.written)
+    # journal: every step, every call, every top
+    coup = ["tirage", "etape:annonce", "etape:chrono", "appel", "appel", "appel",
+            "etape:ramassage", "top", "etape:correction", "top_tous"]
+    assert kinds(machine) == ["partie"] + coup * 3 + ["fin"]
+    results = machine.session.results
+    assert [s.total for s in results.ranking()] == [game.total_score] * 3
+
+
+def test_countdown_calls_and_display_agree(tmp_path, lexicon):
+    machine, clock = start(tmp_path, lexicon)
+    machine.key("space")
+    machine.key("space")
+    machine.key("space")  # chrono
+    assert machine.step == "chrono"
+    assert [e.text for e in machine.take_effects() if e.kind == "appel"] == ["Chrono"]
+    clock.now += 149.9
+    machine.tick()
+    assert machine.take_effects() == []
+    assert room_view(machine).countdown.text == "0:31"
+    clock.now += 0.1
+    machine.tick()
+    assert [e.text for e in machine.take_effects()] == ["Trente secondes"]
+    assert room_view(machine).countdown.text == "0:30"
+    machine.key("p")  # pause: time stands still
+    clock.now += 500
+    machine.tick()
+    assert room_view(machine).countdown.text == "Pause"
+    machine.key("p")
+    clock.now += 29.99
+    machine.tick()
+    assert machine.step == "chrono" and room_view(machine).countdown.text == "0:01"
+    clock.now += 0.01
+    machine.tick()
+    assert machine.step == "ramassage"
+    assert room_view(machine).countdown.text == "Terminé"
+    calls = [e.data for e in machine.session.journal.events() if e.kind in ("appel", "chrono")]
+    assert [c.get("name") or c["action"] for c in calls] == \
+        ["chrono", "avertissement", "pause", "reprise", "terminé"]
+    assert calls[1]["elapsed"] == pytest.approx(150.0)
+
+
+def test_reject_manual_ties_repeat_undo_help_quit(tmp_path, lexicon):
+    machine, clock = start(tmp_path, lexicon)
+    machine.key("space")
+    letters = machine.session.coup.tirage
+    machine.key("r")
+    assert room_view(machine).screen is Screen.REJET
+    assert room_view(machine).new_letters == letters
+    assert machine.take_effects()[0].text.startswith("Tirage rejeté")
+    assert machine.session.coup.rejections[-1] == letters
+    machine.key("space")  # the new tirage is shown
+    assert room_view(machine).screen is Screen.COUP and machine.session.coup.tirage
+    # manual tirage refused while a tirage is on: reject, then type one
+    machine.key("m")
+    assert machine.mode is None and "rejeter" in machine.message
+    machine.session.record("rejet", {"reason": "lettres mal tirées"})
+    machine.key("m")
+    assert machine.mode == "manuel"
+    for ch in "eaZ?s":  # too few letters: refused, nothing written
+        machine.key(ch.lower(), ch)
+    machine.key("return")
+    assert "il manque des lettres" in machine.message and machine.mode is None
+    machine.key("m")
+    for ch in "eaZ?str":
+        machine.key(ch.lower(), ch)
+    machine.key("return")
+    assert machine.session.coup.tirage == "EAZ?STR"
+    assert "R pour le rejeter" not in machine.message  # 2 vowels + 2 consonants: valid
+    machine.key("space")
+    assert machine.step == "annonce"
+    said = machine.take_effects()[-1].text
+    machine.key("a")
+    assert [e.text for e in machine.take_effects()] == [said]
+    # undo with confirmation: a refusal keeps the step, "o" goes back
+    machine.key("u")
+    machine.key("n")
+    assert machine.step == "annonce"
+    machine.key("u")
+    machine.key("o")
+    assert machine.step == "tirage" and "annulé" in machine.message
+    assert machine.session.journal.events()[-1].kind == "annule"
+    # help overlay and quit confirmation
+    machine.key("h")
+    assert machine.mode == "aide"
+    machine.key("h")
+    machine.key("escape")
+    assert machine.mode == "quitter"
+    machine.key("n")
+    assert not any(e.kind == "quitter" for e in machine.take_effects())
+    machine.key("escape")
+    machine.key("o")
+    assert [e.kind for e in machine.take_effects()] == ["quitter"]
+
+
+def test_tied_tops_choice_is_journaled(tmp_path, lexicon):
+    machine, clock = start(tmp_path, lexicon, draw_mode="manuel")
+    machine.key("space")
+    assert machine.mode == "manuel"
+    for ch in "AEINRST":  # many scrabbles score the same on an empty board
+        machine.key(ch.lower(), ch)
+    machine.key("return")
+    machine.key("space")
+    machine.key("space")
+    clock.now += 181
+    machine.tick()
+    assert machine.step == "ramassage"
+    tops = machine.ties()
+    assert len(tops) >= 2
+    machine.key("t")
+    assert machine.mode == "egalite"
+    machine.key("2", "2")
+    machine.key("space")
+    assert machine.session.coup.top == tops[1]
+    assert room_view(machine).last_top.word == tops[1].word
+
+
+def test_correction_mode_lists_confidences_and_edits(tmp_path, lexicon):
+    machine, clock = start(tmp_path, lexicon)
+    for _ in range(3):
+        machine.key("space")
+    clock.now += 181
+    machine.tick()
+    machine.key("space")
+    machine.key("space")
+    assert machine.step == "correction"
+    top = machine.session.coup.top
+    seq = machine.add_reading({"coup": 1, "photo": "p1.jpg", "status": "a_verifier",
+                               "message": "à vérifier", "fields": {
+                                   "table": {"value": 2, "confidence": 0.99},
+                                   "word": {"value": top.word, "confidence": 0.97},
+                                   "ref": {"value": str(top.ref), "confidence": 0.95},
+                                   "score": {"value": top.score + 1, "confidence": 0.41}}})
+    rows = arbiter_rows(machine)
+    assert rows[0].label == "à confirmer" and rows[0].selected
+    low = [cell.name for cell in rows[0].fields if cell.low]
+    assert low == ["score"]
+    assert rows[0].decision.startswith("avertissement")
+    machine.key("e")
+    for _ in range(3):
+        machine.key("tab")
+    for ch in str(top.score):
+        machine.key(ch, ch)
+    machine.key("return")
+    assert machine.session.pending[seq].fields["score"]["value"] == top.score
+    machine.key("return")  # confirm
+    assert machine.session.results.decision(2, 1).outcome.value == "ok"
+    machine.key("o")
+    assert machine.session.missing_tables(1) == []
+    assert [e.kind for e in machine.session.journal.events()][-4:] == \
+        ["lecture", "edition", "bulletin", "top_tous"]
+    # the same state comes back from the journal alone
+    again = Session(machine.session.journal, lexicon)
+    assert again.results.to_dict() == machine.session.results.to_dict()
+    assert again.step == "correction"
