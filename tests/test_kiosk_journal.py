@@ -1,0 +1,150 @@
+"""The game file: real SQLite, WAL and synchronous FULL, refusals that touch nothing,
+two stations writing at once, and a resume refused with another word list."""
+
+import multiprocessing
+import sqlite3
+
+import pytest
+
+from engine.lexicon import Lexicon
+from kiosk.journal import Journal, JournalError
+from kiosk.session import Config, Session, SessionError
+
+
+@pytest.fixture(scope="module")
+def lexicon():
+    return Lexicon.load()
+
+
+def new_game(path, lexicon, players=16):
+    journal = Journal.create(path, {"lexicon_sha256": lexicon.sha256})
+    session = Session(journal, lexicon)
+    session.record("partie", Config(seed=5, players=[{"table": t, "name": f"J{t}"}
+                                                     for t in range(1, players + 1)]).to_dict())
+    return session
+
+
+def play_first_top(session):
+    session.record("tirage", {"mode": "aleatoire"})
+    session.record("top", {})
+    return session.game.coups[0].top
+
+
+def test_file_is_wal_synchronous_full_and_replays(tmp_path, lexicon):
+    session = new_game(tmp_path / "a.partie", lexicon)
+    conn = session.journal._conn
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+    top = play_first_top(session)
+    session.journal.close()
+    # a second process's view: a fresh connection sees every committed event
+    raw = sqlite3.connect(tmp_path / "a.partie")
+    assert [k for (k,) in raw.execute("SELECT kind FROM events ORDER BY seq")] == \
+        ["partie", "tirage", "top"]
+    assert raw.execute("SELECT value FROM meta WHERE key='lexicon_sha256'").fetchone()[0] == \
+        lexicon.sha256
+    again = Session(Journal.open(tmp_path / "a.partie"), lexicon)
+    assert again.game.coups[0].top == top and again.step == "top"
+
+
+def test_existing_file_never_overwritten(tmp_path, lexicon):
+    path = tmp_path / "a.partie"
+    path.write_bytes(b"mes notes")
+    with pytest.raises(JournalError, match="existe déjà"):
+        Journal.create(path, {})
+    assert path.read_bytes() == b"mes notes"
+
+
+@pytest.mark.parametrize("damage", ["texte", "tronque", "pages"])
+def test_corrupt_file_refused_untouched(tmp_path, lexicon, damage):
+    path = tmp_path / "a.partie"
+    session = new_game(path, lexicon)
+    play_first_top(session)
+    session.journal._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    session.journal.close()
+    data = path.read_bytes()
+    if damage == "texte":
+        data = b"ceci n'est pas une partie" * 100
+    elif damage == "tronque":
+        data = data[: len(data) // 3]
+    else:
+        data = data[:4096] + bytes(b ^ 0x5A for b in data[4096:])
+    path.write_bytes(data)
+    with pytest.raises(JournalError) as info:
+        Session(Journal.open(path), lexicon)
+    assert "endommagé" in str(info.value) or "pas un fichier de partie" in str(info.value)
+    assert path.read_bytes() == data
+
+
+def test_other_sqlite_file_refused(tmp_path):
+    path = tmp_path / "autre.partie"
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TABLE t (x)")
+    conn.commit()
+    conn.close()
+    with pytest.raises(JournalError, match="endommagé|pas un fichier"):
+        Journal.open(path)
+
+
+def test_resume_with_another_lexicon_refused(tmp_path, lexicon):
+    session = new_game(tmp_path / "a.partie", lexicon)
+    session.journal.close()
+    other = Lexicon.from_words(["MAISON", "RATES", "TARES"])
+    with pytest.raises(SessionError, match="autre liste de mots"):
+        Session(Journal.open(tmp_path / "a.partie"), other)
+
+
+def _station(path: str, tables: list[int], sha: str, barrier) -> None:
+    """One arbiter station: confirms bulletins for its tables, one transaction each."""
+    lexicon = Lexicon.load()
+    assert lexicon.sha256 == sha
+    session = Session(Journal.open(path, station=f"poste-{tables[0]}"), lexicon)
+    top = session.game.coups[0].top
+    barrier.wait()
+    for table in tables:
+        bulletin = {"table": table, "word": top.word, "ref": str(top.ref),
+                    "score": top.score + (table % 3 == 0)}
+        session.record("bulletin", {"coup": 1, "bulletin": bulletin})
+    session.journal.close()
+
+
+def test_two_stations_write_at_once(tmp_path, lexicon):
+    path = tmp_path / "a.partie"
+    session = new_game(path, lexicon, players=40)
+    play_first_top(session)
+    ctx = multiprocessing.get_context("spawn")
+    barrier = ctx.Barrier(2)
+    odd, even = list(range(1, 41, 2)), list(range(2, 41, 2))
+    procs = [ctx.Process(target=_station, args=(str(path), tables, lexicon.sha256, barrier))
+             for tables in (odd, even)]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(120)
+    assert [p.exitcode for p in procs] == [0, 0]
+    events = session.journal.events()
+    bulletins = [e for e in events if e.kind == "bulletin"]
+    assert len(bulletins) == 40
+    assert {e.station for e in bulletins} == {"poste-1", "poste-2"}
+    stations = [e.station for e in bulletins]
+    assert stations != sorted(stations), "the two stations' writes should interleave"
+    assert session.sync()  # the kiosk picks up what the stations wrote
+    results = session.results
+    assert sorted(t for (t, c) in results.entries) == list(range(1, 41))
+    warned = {t for t in range(1, 41) if results.decision(t, 1).outcome.value == "avertissement"}
+    assert warned == {t for t in range(1, 41) if t % 3 == 0}
+    assert session.journal._conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+
+
+def test_same_bulletin_from_two_stations_first_counts(tmp_path, lexicon):
+    path = tmp_path / "a.partie"
+    session = new_game(path, lexicon)
+    top = play_first_top(session)
+    other = Session(Journal.open(path, station="poste-2"), lexicon)
+    b = {"table": 4, "word": top.word, "ref": str(top.ref), "score": top.score}
+    other.record("bulletin", {"coup": 1, "bulletin": b})
+    session.record("bulletin", {"coup": 1, "bulletin": {**b, "score": top.score + 1}})
+    assert session.results.decision(4, 1).outcome.value == "ok"
+    assert any("déjà enregistré" in r for r in session.refused)
+    rebuilt = Session(Journal.open(path), lexicon)
+    assert rebuilt.results.to_dict() == session.results.to_dict()
