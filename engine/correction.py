@@ -97,6 +97,8 @@ class Decision:
     cap: int | None = None
     #: 5.7: this zero repeats an invalid word the player was not yet told about
     replayed_invalid: bool = False
+    #: every word formed that is not in the lexicon (main word first)
+    invalid_words: tuple[str, ...] = ()
 
     @property
     def penalty(self) -> int:
@@ -118,6 +120,7 @@ class Decision:
             "invalid_word": self.invalid_word,
             "cap": self.cap,
             "replayed_invalid": self.replayed_invalid,
+            "invalid_words": list(self.invalid_words),
         }
 
 
@@ -610,6 +613,7 @@ def _decision(verdict: _Verdict, candidates: list[Candidate], replayed: bool = F
         verdict.invalid_word,
         verdict.cap,
         replayed,
+        verdict.invalid_words,
     )
 
 

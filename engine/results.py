@@ -11,12 +11,22 @@ warning from the 4th (6th in blitz or "original" games) + solo bonuses.
 
 from __future__ import annotations
 
+from collections.abc import Container
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .board import BadReference, Ref
+from .board import BadReference, Board, Ref
 from .bulletin import Bulletin
-from .correction import PENALTY_POINTS, Decision, Outcome, top_decision
+from .correction import (
+    DEFAULT_SETTINGS,
+    PENALTY_POINTS,
+    Candidate,
+    CorrectionSettings,
+    Decision,
+    Outcome,
+    correct,
+    top_decision,
+)
 from .placement import Placement
 
 WARNING_POINTS = 5
@@ -238,15 +248,43 @@ class GameResults:
         history = self.entries.get((table, coup))
         return history[-1].decision if history else ABSENT
 
-    def invalid_words_not_told(self, table: int) -> set[str]:
-        """Words that gave this player a zero and that he has not been told about (5.7)."""
-        return {
-            d.invalid_word
-            for coup in range(1, self.coups_played + 1)
-            if (d := self.decision(table, coup)).invalid_word
-            and d.outcome is Outcome.ZERO
-            and (table, coup) not in self.told
-        }
+    def invalid_words_not_told(self, table: int, before: int | None = None) -> set[str]:
+        """Words that gave this player a zero (before coup ``before``) not yet explained (5.7)."""
+        last = self.coups_played if before is None else min(before - 1, self.coups_played)
+        words: set[str] = set()
+        for coup in range(1, last + 1):
+            d = self.decision(table, coup)
+            if d.outcome is Outcome.ZERO and (table, coup) not in self.told:
+                words.update(d.invalid_words or ((d.invalid_word,) if d.invalid_word else ()))
+        return words
+
+    def submit(
+        self,
+        bulletin: Bulletin,
+        board: Board,
+        tirage: str,
+        lexicon: Container[str],
+        *,
+        coup: int | None = None,
+        settings: CorrectionSettings = DEFAULT_SETTINGS,
+    ) -> Entry:
+        """Check table and coup, correct the bulletin (remembering 5.7's words), record it.
+
+        Refused input raises ResultsError before anything is corrected or recorded.
+        """
+        coup = coup if coup is not None else bulletin.coup
+        table, coup = self._check(bulletin.table, coup)
+        if self.entries.get((table, coup)):
+            return self.record(table, coup, ABSENT)  # raises: already recorded
+        decision = correct(
+            board,
+            tirage,
+            lexicon,
+            bulletin,
+            settings=settings,
+            invalid_words_not_told=self.invalid_words_not_told(table, before=coup),
+        )
+        return self.record(table, coup, decision, bulletin)
 
     def _raw_score(self, table: int, coup: int) -> int:
         return self.decision(table, coup).score
@@ -414,10 +452,14 @@ def _entry_from_dict(data: dict) -> Entry:
         int(d["score"]),
         placement,
         tuple(d.get("reasons", ())),
-        (),
+        tuple(
+            Candidate(c["ref"], c["word"], int(c["score"]), c.get("note", ""))
+            for c in d.get("candidates", ())
+        ),
         d.get("invalid_word"),
         d.get("cap"),
         bool(d.get("replayed_invalid")),
+        tuple(d.get("invalid_words", ())),
     )
     bulletin = Bulletin.from_dict(data["bulletin"]) if data.get("bulletin") else None
     return Entry(decision, data.get("source", "correction"), bulletin, data.get("note", ""))

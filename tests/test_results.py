@@ -355,3 +355,34 @@ def test_bulletin_parsing_is_tolerant():
     bad = Bulletin.from_dict({"table": True, "score": "7O", "sens": "diagonal"})
     assert bad.table is None and bad.score is None and bad.sens is None
     assert len(bad.problems) == 3
+
+
+def test_submit_corrects_and_records_with_the_memory_of_5_7():
+    results = game(3, [18, 8, 8])
+    for t in (1, 2, 3):
+        results.players[t] = Player(t, f"J{t}", arbiter="A")
+    board = _grid_with_maison()
+    bad = {"table": 1, "word": "MAISONT", "ref": "H4", "score": 8}
+    first = results.submit(Bulletin.from_dict({**bad, "coup": 2}), board, "STUEAER", LEXICON)
+    assert first.decision.outcome is Outcome.ZERO and not first.decision.replayed_invalid
+    results.submit(
+        Bulletin.from_dict({"table": 2, "coup": 3, "word": "MAISONS", "ref": "H4", "score": 8}),
+        board,
+        "STUEAER",
+        LEXICON,
+    )
+    again = results.submit(Bulletin.from_dict({**bad, "coup": 3}), board, "STUEAER", LEXICON)
+    assert again.decision.replayed_invalid
+    assert results.coup_score(1, 3) == 4  # (8 + 0) / 2, never more than MAISONT's 8
+    # refused before anything is corrected: nothing changes
+    before = snapshot(results)
+    with pytest.raises(ResultsError, match="déjà enregistré"):
+        results.submit(Bulletin.from_dict({**bad, "coup": 3}), board, "STUEAER", LEXICON)
+    with pytest.raises(ResultsError, match="coup 4 pas encore joué"):
+        results.submit(Bulletin.from_dict({**bad, "coup": 4}), board, "STUEAER", LEXICON)
+    assert snapshot(results) == before
+    # saved and reloaded, the explanation stays
+    again_loaded = GameResults.from_dict(json.loads(json.dumps(results.to_dict())))
+    assert again_loaded.decision(1, 3).replayed_invalid
+    assert again_loaded.decision(1, 3).candidates == results.decision(1, 3).candidates
+    assert again_loaded.coup_score(1, 3) == 4
