@@ -74,10 +74,14 @@ def _open_session(path: Path, lexicon_path: str | None, station: str = "kiosque"
     meta = journal.meta
     lexicon = _lexicon(lexicon_path or meta.get("lexicon_path") or None)
     try:
-        return Session(journal, lexicon)
+        session = Session(journal, lexicon)
     except SessionError as exc:
         journal.close()
         raise CliError(str(exc)) from exc
+    if session.config is None:
+        journal.close()
+        raise CliError(f"{path} : partie sans réglages, rien à reprendre")
+    return session
 
 
 def _game_file(name: str | None) -> Path:
@@ -100,12 +104,11 @@ def _create(path: Path, lexicon, config, station: str = "kiosque"):
 
     try:
         journal = Journal.create(path, {"lexicon_sha256": lexicon.sha256,
-                                        "lexicon_path": str(lexicon.source)}, station)
+                                        "lexicon_path": str(lexicon.source)}, station,
+                                 first=("partie", config.to_dict()))
     except JournalError as exc:
         raise CliError(str(exc)) from exc
-    session = Session(journal, lexicon)
-    session.record("partie", config.to_dict())
-    return session
+    return Session(journal, lexicon)
 
 
 def _speech_settings(config):
@@ -311,7 +314,8 @@ class _FrenchParser(argparse.ArgumentParser):
                         "unrecognized arguments": "arguments inconnus",
                         "invalid choice": "choix non valable", "expected one argument":
                         "une valeur est attendue", "argument": "option",
-                        "invalid int value": "nombre entier attendu"}
+                        "invalid int value": "nombre entier attendu",
+                        "choose from": "parmi"}
         for english, french in replacements.items():
             message = message.replace(english, french)
         self.print_usage(sys.stderr)

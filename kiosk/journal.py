@@ -63,8 +63,13 @@ class Journal:
         return conn
 
     @classmethod
-    def create(cls, path: str | Path, meta: dict[str, str], station: str = "kiosque") -> Journal:
-        """A new game file; refuses to touch an existing file."""
+    def create(cls, path: str | Path, meta: dict[str, str], station: str = "kiosque",
+               first: tuple[str, dict] | None = None) -> Journal:
+        """A new game file, with its ``first`` event (the settings); never over an existing file.
+
+        The file is built under a temporary name and linked into place complete,
+        so a crash while creating leaves no half-made game behind.
+        """
         path = Path(path)
         if path.exists():
             raise JournalError(f"le fichier de partie existe déjà : {path} (rien n'a été écrasé)")
@@ -78,6 +83,10 @@ class Journal:
             rows = {"format": FORMAT, "version": str(VERSION), "created": str(time.time()), **meta}
             conn.execute("BEGIN")
             conn.executemany("INSERT INTO meta VALUES (?, ?)", sorted(rows.items()))
+            if first is not None:
+                conn.execute("INSERT INTO events (kind, data, station, at) VALUES (?, ?, ?, ?)",
+                             (first[0], json.dumps(first[1], ensure_ascii=False, sort_keys=True),
+                              station, time.time()))
             conn.execute("COMMIT")
         finally:
             conn.close()

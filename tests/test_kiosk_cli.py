@@ -1,0 +1,145 @@
+"""The ``kiosk`` command as a user runs it: French help and errors, reading a photo folder,
+export, and the demo killed with SIGKILL at random moments then resumed.
+
+The crash test runs ``KIOSK_CRASH_POINTS`` kill points (5 by default, to stay in the
+suite's time budget); ``KIOSK_CRASH_POINTS=50 make test`` runs the issue's 50.
+"""
+
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from engine.lexicon import Lexicon
+from kiosk.cli import main, read_players
+from kiosk.journal import Journal
+from kiosk.session import Config, Session
+
+ROOT = Path(__file__).resolve().parent.parent
+CRASH_POINTS = int(os.environ.get("KIOSK_CRASH_POINTS", "5"))
+
+
+@pytest.fixture
+def env(tmp_path, monkeypatch):
+    monkeypatch.setenv("KIOSK_PARTIES", str(tmp_path / "parties"))
+    return tmp_path
+
+
+def kiosk(*args, env_extra=None, **kwargs):
+    environ = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy",
+                   **(env_extra or {}))
+    return subprocess.Popen([sys.executable, "-m", "kiosk", *map(str, args)], cwd=ROOT,
+                            env=environ, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, **kwargs)
+
+
+def run(*args, **kwargs):
+    proc = kiosk(*args, **kwargs)
+    out, err = proc.communicate(timeout=300)
+    return proc.returncode, out, err
+
+
+def test_help_is_french(capsys):
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    out = capsys.readouterr().out
+    assert "utilisation : kiosk" in out and "nouvelle" in out and "reprendre" in out
+    with pytest.raises(SystemExit):
+        main(["demo", "--help"])
+    assert "10 secondes par coup" in capsys.readouterr().out
+
+
+def test_bad_option_and_missing_lexicon_in_french(env, capsys):
+    with pytest.raises(SystemExit) as info:
+        main(["nouvelle", "--temps", "4:00"])
+    assert info.value.code == 2
+    assert "choix non valable" in capsys.readouterr().err
+    assert main(["nouvelle", "--lexique", str(env / "absente.txt")]) == 2
+    assert "erreur : liste de mots introuvable" in capsys.readouterr().err
+    assert main(["reprendre"]) == 2
+    assert "aucune partie" in capsys.readouterr().err
+
+
+def test_players_csv(tmp_path):
+    path = tmp_path / "joueurs.csv"
+    path.write_text("table;nom;club\n1;Anne Moreau;Paris\n2;Bruno;\n", encoding="utf-8")
+    assert read_players(path)[0] == {"table": 1, "name": "Anne Moreau", "club": "Paris",
+                                     "licence": None}
+    path.write_text("1;A\n1;B\n", encoding="utf-8")
+    with pytest.raises(Exception, match="en double"):
+        read_players(path)
+
+
+def test_lire_folder_with_non_images_and_export(env, capsys):
+    lexicon = Lexicon.load()
+    path = env / "parties" / "p.partie"
+    players = [{"table": t, "name": f"Joueur {t}"} for t in (1, 2, 3)]
+    journal = Journal.create(path, {"lexicon_sha256": lexicon.sha256},
+                             first=("partie", Config(seed=8, players=players).to_dict()))
+    session = Session(journal, lexicon)
+    session.record("tirage", {"mode": "aleatoire"})
+    session.record("top", {})
+    top = session.game.coups[0].top
+    journal.close()
+    folder = env / "photos"
+    folder.mkdir()
+    (folder / "notes.txt").write_text("pas une photo")
+    (folder / "vide.jpg").write_bytes(b"")
+    (folder / "faux.png").write_bytes(b"\x89PNG\r\n\x1a\n" + b"\x00" * 40)
+    (folder / ".cache").write_bytes(b"x")
+    from vision.synth import BulletinContent, render_bulletin
+
+    jpeg, _ = render_bulletin(BulletinContent(2, top.word, str(top.ref), top.score), seed=1)
+    (folder / "table2.jpg").write_bytes(jpeg)
+    assert main(["lire", str(folder), "--partie", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "notes.txt : ignoré (pas une photo)" in out
+    assert "vide.jpg : illisible" in out and "faux.png : illisible" in out
+    assert "3 photo(s) lue(s) pour le coup 1, 1 fichier(s) ignoré(s)" in out
+    session = Session(Journal.open(path), lexicon)
+    readings = list(session.pending.values())
+    assert [Path(r.photo).name for r in readings] == ["faux.png", "table2.jpg", "vide.jpg"]
+    assert all(r.status == "illisible" for r in readings if r.photo.endswith(("vide.jpg",
+                                                                                "faux.png")))
+    assert all(0.0 <= f["confidence"] <= 1.0 for r in readings for f in r.fields.values())
+    session.journal.close()
+    out_dir = env / "export"
+    assert main(["export", "--partie", str(path), "--sortie", str(out_dir)]) == 0
+    lines = (out_dir / "resultats.csv").read_text(encoding="utf-8").splitlines()
+    assert lines[0] == "table;nom;score" and len(lines) == 4
+    assert "<table>" in (out_dir / "resultats.html").read_text(encoding="utf-8")
+
+
+def test_demo_killed_anywhere_resumes_to_the_same_results(env):
+    """SIGKILL at random moments of a scripted demo; each resume ends with the same CSV."""
+    common = ["--seed", 4, "--rapide", "--sans-ecran", "--sans-photos", "--coups", 3]
+    start = time.monotonic()
+    code, out, err = run("demo", *common, "--sortie", env / "ref", "--fichier", env / "ref.partie")
+    duration = time.monotonic() - start
+    assert code == 0, err
+    reference = (env / "ref" / "resultats.csv").read_text(encoding="utf-8")
+    assert len(reference.splitlines()) == 17
+    rng = random.Random(2024)
+    interrupted = 0
+    for point in range(CRASH_POINTS):
+        game = env / f"p{point}.partie"
+        out_dir = env / f"d{point}"
+        proc = kiosk("demo", *common, "--sortie", out_dir, "--fichier", game)
+        while not game.exists() and proc.poll() is None:
+            time.sleep(0.01)
+        time.sleep(rng.uniform(0, duration * 0.8))
+        proc.send_signal(signal.SIGKILL)
+        proc.communicate()
+        if proc.returncode == -signal.SIGKILL and not (out_dir / "resultats.csv").exists():
+            interrupted += 1
+        code, out, err = run("reprendre", game, "--sans-ecran")
+        assert code == 0, err
+        assert (out_dir / "resultats.csv").read_text(encoding="utf-8") == reference, point
+        events = Journal.open(game).events()
+        assert events[-1].kind == "fin"
+    assert interrupted >= max(1, CRASH_POINTS // 2)
