@@ -288,7 +288,7 @@ class _Corrector:
                 by_joker.setdefault(key, []).append(p)
         best = {key: max(ps, key=lambda p: p.score) for key, ps in by_joker.items()}
         settled = [k for k, ps in by_joker.items() if any(p.score == claimed for p in ps)]
-        if len(best) == 1:
+        if len({p.score for p in best.values()}) == 1:
             placement = next(iter(best.values()))
         elif settled:
             placement = max((best[k] for k in settled), key=lambda p: p.score)

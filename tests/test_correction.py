@@ -229,6 +229,17 @@ CASES = [
         "joker non entouré",
         "H4",
     ),
+    # MAISONS with one S and a joker: either S a joker, best 68 at H4 both ways (+50 scrabble).
+    Case(
+        "first_coup_joker_not_circled_place_indifferent",
+        EMPTY,
+        "AIMNOS?",
+        B("MAISONS", None, 68),
+        "avertissement",
+        68,
+        "joker non entouré",
+        "H4",
+    ),
     # --- 5.3.1: reference wrong, unreadable or missing, score matching, same direction
     Case(
         "penalite_reference_missing_score_matches",
@@ -452,6 +463,16 @@ CASES = [
         "ok",
         36,
         "correct",
+        "5E",
+    ),
+    Case(
+        "avertissement_score_miscounted_raccord_right",
+        G1,
+        T2,
+        B("RETAPER", None, 63, "v", ["M", "A", "I"]),
+        "avertissement",
+        36,
+        "score erroné (63 au lieu de 36)",
         "5E",
     ),
     Case(
