@@ -29,6 +29,7 @@ class RenderInfo:
 
     layout: Layout
     texts: list[tuple[str, pygame.Rect]] = field(default_factory=list)
+    tiles: list[tuple[str, TileKind, pygame.Rect]] = field(default_factory=list)  # the tirage
 
 
 def top_text(top: Top) -> str:
@@ -211,7 +212,8 @@ class Renderer:
             kind = kinds[0] if i < reliquat_len else kinds[1]
             if i == reliquat_len and gap_ratio:
                 x += gap_ratio * side
-            self.surface.blit(tile_surface(letter, side, kind), (round(x), round(y)))
+            box = self.surface.blit(tile_surface(letter, side, kind), (round(x), round(y)))
+            self.info.tiles.append((letter, kind, box))
             x += step
 
     def _top_block(self, top: Top | None, total: int, rect: pygame.Rect) -> pygame.Rect:

@@ -263,3 +263,33 @@ def test_odd_window_sizes_still_draw(size):
     for view in sample_views().values():
         surface, info = draw(view, size)
         assert inside(info.layout.grid, surface.get_rect())
+
+
+def dominant_colours(surface, rect, count=2):
+    pixels = pygame.surfarray.pixels3d(surface)[rect.left:rect.right, rect.top:rect.bottom]
+    colours, counts = np.unique(pixels.reshape(-1, 3), axis=0, return_counts=True)
+    return [tuple(int(v) for v in colours[i]) for i in np.argsort(counts)[::-1][:count]]
+
+
+@pytest.mark.parametrize("screen", list(Screen), ids=lambda s: s.value)
+def test_rendered_texts_contrast_with_their_background(screen):
+    """Measured on the pixels: each text's own colour against what lies around it."""
+    surface, info = draw(sample_views()[screen], (1920, 1080))
+    for text, rect in info.texts:
+        background, ink = dominant_colours(surface, rect.inflate(6, 6))
+        assert theme.contrast_ratio(background, ink) >= 7, (text, background, ink)
+
+
+def test_tirage_shows_reliquat_and_new_letters_apart(coup_screen):
+    surface, info = coup_screen
+    tiles = info.tiles
+    assert "".join(letter for letter, _, _ in tiles) == "ESRT?NI"
+    faces = [tuple(surface.get_at((r.x + int(0.9 * r.w), r.y + int(0.3 * r.h))))[:3]
+             for _, _, r in tiles]
+    assert faces[:2] == [theme.TILE] * 2
+    assert faces[2:4] + faces[5:] == [theme.NEW_TILE] * 4 and faces[4] == theme.JOKER_TILE
+    gaps = [b.left - a.right for (_, _, a), (_, _, b) in zip(tiles, tiles[1:], strict=False)]
+    assert gaps[1] > 2 * gaps[0]  # a wider gap after the reliquat
+    height = surface.get_height()
+    for _, _, rect in tiles:
+        assert rect.height >= 0.06 * height and inside(rect, info.layout.tirage)
