@@ -1013,3 +1013,30 @@ def test_cli_game_file_and_hostile_inputs(capsys, monkeypatch, tmp_path):
     )
     assert code == 2 and "le bulletin porte le coup 5" in err
     assert Game.load(path).to_dict() == game.to_dict()  # the game file is untouched
+
+
+def test_self_played_game_with_the_shipped_lexicon():
+    """On a real game, each of the best moves is OK written right, a pénalité without reference."""
+    from engine.selfplay import self_play
+
+    lexicon = Lexicon.load()
+    game = self_play(3, lexicon)
+    checked = 0
+    for coup in game.played()[1:]:  # the first coup credits the best place of a word: see above
+        board = game.board_before(coup.number)
+        for move in generate_moves(board, coup.tirage, lexicon)[:3]:
+            written = "".join(
+                ch.lower() if (r, c, ch.lower()) in move.placed else ch.upper()
+                for (r, c), ch in zip(move.ref.squares(len(move.word)), move.word, strict=True)
+            )
+            right = Bulletin(table=1, word=written, ref=str(move.ref), score=move.score)
+            decision = correct(board, coup.tirage, lexicon, right)
+            assert (decision.outcome, decision.score) == (Outcome.OK, move.score), decision.reasons
+            sens = "h" if move.ref.horizontal else "v"
+            no_ref = Bulletin(table=1, word=written, score=move.score, sens=sens)
+            decision = correct(board, coup.tirage, lexicon, no_ref)
+            assert (decision.outcome, decision.score) == (Outcome.PENALITE, move.score), (
+                decision.reasons
+            )
+            checked += 1
+    assert checked >= 40
