@@ -40,10 +40,12 @@ def moments(game) -> Iterator[View]:
 
 
 def replay(game, display_index: int | None = None, window_size: tuple[int, int] | None = None,
-           seconds: float = 10.0) -> int:
+           seconds: float = 10.0, log: list[View] | None = None) -> int:
+    """Show every moment; returns 0. ``log`` (if given) receives the views shown, in order."""
     room = RoomDisplay.open(display_index, window_size)
     for notice in room.notices:
         print(notice)
+    shown: list[View] = log if log is not None else []
     warning = warning_seconds(game) * seconds / game.settings.seconds_per_coup
     clock = pygame.time.Clock()
     try:
@@ -51,8 +53,10 @@ def replay(game, display_index: int | None = None, window_size: tuple[int, int] 
             if view.screen is Screen.COUP:
                 view = view.with_countdown(Countdown(seconds, warning))
             room.show(view)
+            shown.append(view)
             elapsed, paused, last = 0.0, False, time.monotonic()
-            limit = seconds + 2.0 if view.screen is Screen.COUP else PAUSE_BETWEEN
+            hold = min(PAUSE_BETWEEN, seconds)  # « Terminé » and the other screens
+            limit = seconds + hold / 2 if view.screen is Screen.COUP else hold
             while elapsed < limit:
                 events = room.pump_events()
                 keys = {e.key for e in events if e.kind == "key"}

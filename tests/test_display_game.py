@@ -131,3 +131,41 @@ def test_snapshot_refuses_a_missing_game_in_french(tmp_path):
                       str(tmp_path / "x.png")])
     with pytest.raises(SystemExit):
         display_main(["snapshot", "--game", "x.json", "--size", "grand", "--out", "x.png"])
+
+
+def test_replay_walks_every_moment_on_space(game, monkeypatch):
+    from display import replay as replay_module
+    from display.window import DisplayEvent, RoomDisplay
+
+    monkeypatch.setattr(RoomDisplay, "pump_events", lambda self: [DisplayEvent("key", "space")])
+    shown = []
+    assert replay_module.replay(game, window_size=(640, 480), log=shown) == 0
+    assert [v.screen for v in shown] == [v.screen for v in moments(game)]
+
+
+def test_replay_stops_on_quit(game, monkeypatch):
+    from display import replay as replay_module
+    from display.window import DisplayEvent, RoomDisplay
+
+    monkeypatch.setattr(RoomDisplay, "pump_events", lambda self: [DisplayEvent("quit")])
+    shown = []
+    assert replay_module.replay(game, window_size=(640, 480), log=shown) == 0
+    assert len(shown) == 1 and pygame.display.get_surface() is None
+
+
+def test_replay_counts_down_in_real_time(game, monkeypatch):
+    from display import replay as replay_module
+    from display.window import RoomDisplay
+
+    two = list(moments(game))[:2]
+    monkeypatch.setattr(replay_module, "moments", lambda g: iter(two))
+    ticks = []
+    real_tick = RoomDisplay.tick
+
+    def spy(self, remaining, paused=False):
+        ticks.append(remaining)
+        return real_tick(self, remaining, paused)
+
+    monkeypatch.setattr(RoomDisplay, "tick", spy)
+    assert replay_module.replay(game, window_size=(640, 480), seconds=0.3) == 0
+    assert ticks and ticks == sorted(ticks, reverse=True) and ticks[-1] <= 0 < ticks[0] <= 0.3
