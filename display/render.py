@@ -321,16 +321,21 @@ class Renderer:
         layout = self.info.layout
         h = layout.height
         self._header("Fin de partie")
-        self._big(f"{view.total} points", layout.countdown, theme.ACCENT, 0.1 * h)
+        box = layout.countdown
+        label_h = round(box.height * 0.3)
+        self._big(f"{view.total} points", pygame.Rect(box.x, box.y, box.width,
+                                                      box.height - label_h),
+                  theme.ACCENT, 0.1 * h)
         played = f" en {view.coup} coups" if view.coup > 1 else ""
-        self._text(f"Total des tops{played}", layout.tirage, 0.045 * h, theme.TEXT,
-                   align="center")
+        self._text(f"Total des tops{played}", pygame.Rect(box.x, box.bottom - label_h,
+                                                          box.width, label_h),
+                   0.035 * h, theme.TEXT, align="center")
         if view.ranking:
             rows = [(f"{line.rank}", line.name, f"{line.score}",
                      "" if line.percent is None else f"{line.percent:.1f} %".replace(".", ","))
                     for line in view.ranking]
-            columns = ((0.0, 0.1, "right"), (0.15, 0.42, "left"), (0.57, 0.15, "right"),
-                       (0.74, 0.26, "right"))
+            columns = ((0.0, 0.08, "right"), (0.12, 0.4, "left"), (0.52, 0.16, "right"),
+                       (0.72, 0.28, "right"))
             self._table(layout.info, "Classement", rows, columns, 0.032 * h)
         else:
             self._past_tops(view, layout.info, "Tops de la partie")
