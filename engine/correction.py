@@ -495,13 +495,20 @@ class _Corrector:
                             f"placement du score revendiqué retenu ({other.fit.ref})",
                         )
                         return verdict
-            if sens and (sens == "h") != ref.horizontal:
-                swapped = fit_word(self.board, ref.swapped(), word)
-                if isinstance(swapped, Fit):
-                    other = self.evaluate(swapped, "référence inversée")
-                    if other.legal and claimed in other.scores:
-                        verdict.warn(f"référence inversée ({ref} au lieu de {ref.swapped()})")
-                        return self.retain(verdict, other, claimed)
+        if sens and (sens == "h") != ref.horizontal and claimed not in ev.scores:
+            # 5.2: the word written the other way on the paper; both directions may fit
+            swapped = fit_word(self.board, ref.swapped(), word)
+            if isinstance(swapped, Fit):
+                other = self.evaluate(swapped, "référence inversée")
+                if other.legal and claimed in other.scores:
+                    verdict.warn(f"référence inversée ({ref} au lieu de {ref.swapped()})")
+                    return self.retain(verdict, other, claimed)
+                if other.legal and min(other.scores) < min(ev.scores):
+                    verdict.warn(
+                        f"sens d'écriture et référence {ref} contradictoires, "
+                        "score non concordant : score le plus bas retenu"
+                    )
+                    return self.retain(verdict, other, claimed)
         if raccord and not raccord_matches(self.board, ev.fit, raccord):
             verdict.warn("raccord erroné, référence correcte")
         return self.retain(verdict, ev, claimed)

@@ -15,27 +15,10 @@ from engine.lexicon import Lexicon
 from engine.movegen import generate_moves
 from engine.placement import Fit, fit_word, realise
 
-LEX = {
-    "MAISON",
-    "MAISONS",
-    "RETAPER",
-    "REPARER",
-    "PRETE",
-    "PRETES",
-    "ES",
-    "EN",
-    "NE",
-    "TE",
-    "TES",
-    "SAS",
-    "TU",
-    "TUE",
-    "ETE",
-    "MAMAN",
-    "OS",
-    "SE",
-    "ET",
-}
+LEX = set(
+    "MAISON MAISONS RETAPER REPARER PRETE PRETES ES EN NE TE TES SAS"
+    " TU TUE ETE MAMAN OS SE ET ART TI".split()
+)
 
 
 def grid(*words: tuple[str, str]) -> Board:
@@ -62,6 +45,7 @@ G2B = (("H6", "SAS"),)
 # ETE at 10F (TUE grid) = E on F10 (LT) 3 + T 1 + E 1 = 5.
 G_TU = (("H8", "TU"),)
 G_TUE = (("H8", "TUE"),)
+G_AI = (("H5", "A"), ("I7", "I"))
 
 T2 = "EEPRRTS"
 
@@ -400,6 +384,38 @@ CASES = [
         36,
         "référence inversée (E5 au lieu de 5E)",
         "5E",
+    ),
+    # A at H5, I at I7: ART at H5 = 3 + cross TI (T 1 + I 1) = 5; ART at 5H = 3.
+    Case(
+        "inverted_both_directions_fit_score_missing_lowest",
+        G_AI,
+        "RTEESAU",
+        B("ART", "H5", None, "v"),
+        "avertissement",
+        3,
+        "sens d'écriture et référence H5 contradictoires, score non concordant : "
+        "score le plus bas retenu",
+        "5H",
+    ),
+    Case(
+        "inverted_both_directions_fit_score_settles",
+        G_AI,
+        "RTEESAU",
+        B("ART", "5H", 5, "h"),
+        "avertissement",
+        5,
+        "référence inversée (5H au lieu de H5)",
+        "H5",
+    ),
+    Case(
+        "written_ref_right_paper_direction_other",
+        G_AI,
+        "RTEESAU",
+        B("ART", "5H", 3, "h"),
+        "ok",
+        3,
+        "correct",
+        "5H",
     ),
     # --- jokers (5.2, 5.6)
     Case("ok_joker_circled", G1, "EEPRT?S", B("RETAPEr", "5E", 32, "v"), "ok", 32, "correct", "5E"),
