@@ -163,6 +163,16 @@ class GameResults:
             )
         return table, coup  # type: ignore[return-value]
 
+    def _check_new(self, table: int | None, coup: int | None) -> tuple[int, int]:
+        """As _check, and refuse a second bulletin for the same player and coup."""
+        key = self._check(table, coup)
+        if self.entries.get(key):
+            raise ResultsError(
+                f"bulletin déjà enregistré pour la table {table} au coup {coup} : "
+                "passer par une décision de l'arbitre"
+            )
+        return key
+
     # -- recording
 
     def record(
@@ -173,12 +183,7 @@ class GameResults:
         bulletin: Bulletin | None = None,
     ) -> Entry:
         """Record the correction of a bulletin; a second one for the same coup is refused."""
-        key = self._check(table, coup)
-        if self.entries.get(key):
-            raise ResultsError(
-                f"bulletin déjà enregistré pour la table {table} au coup {coup} : "
-                "passer par une décision de l'arbitre"
-            )
+        key = self._check_new(table, coup)
         entry = Entry(decision, "correction", bulletin)
         self.entries[key] = [entry]
         return entry
@@ -273,9 +278,7 @@ class GameResults:
         Refused input raises ResultsError before anything is corrected or recorded.
         """
         coup = coup if coup is not None else bulletin.coup
-        table, coup = self._check(bulletin.table, coup)
-        if self.entries.get((table, coup)):
-            return self.record(table, coup, ABSENT)  # raises: already recorded
+        table, coup = self._check_new(bulletin.table, coup)
         decision = correct(
             board,
             tirage,
