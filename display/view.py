@@ -104,6 +104,10 @@ class View:
     settings: tuple[tuple[str, str], ...] = ()  # (label, value) shown on ACCUEIL
     message: str = ""  # e.g. why a tirage was rejected
 
+    def __post_init__(self) -> None:
+        # a snapshot: the kiosk may go on mutating game.board after handing it over
+        object.__setattr__(self, "board", self.board.copy())
+
     @property
     def tirage(self) -> str:
         return self.reliquat + self.new_letters

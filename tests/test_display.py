@@ -293,3 +293,14 @@ def test_tirage_shows_reliquat_and_new_letters_apart(coup_screen):
     height = surface.get_height()
     for _, _, rect in tiles:
         assert rect.height >= 0.06 * height and inside(rect, info.layout.tirage)
+
+
+def test_a_view_keeps_its_own_copy_of_the_board():
+    board = sample_views()[Screen.COUP].board
+    view = View(Screen.COUP, board=board, coup=5)
+    board[0, 0] = "Z"  # the kiosk goes on playing on its board
+    assert view.board[0, 0] is None
+    renderer = Renderer(pygame.Surface((1024, 768)))
+    renderer.draw(view)
+    later = View(Screen.COUP, board=board, coup=5)
+    assert renderer.draw(later) == [pygame.Rect(0, 0, 1024, 768)]  # the change is seen
