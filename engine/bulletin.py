@@ -30,6 +30,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 MAX_SCORE = 9999
+MAX_WORD = 15
 
 
 def fold(text: str) -> str:
@@ -214,6 +215,9 @@ def parse_word(raw: Any, problems: list[str]) -> tuple[str | None, int]:
         return None, crossed
     if not (text.isascii() and text.isalpha()):
         problems.append(f"mot illisible : « {str(raw)[:30]} »")
+        return None, crossed
+    if len(text) > MAX_WORD:
+        problems.append(f"mot trop long : {len(text)} lettres, la grille en a 15")
         return None, crossed
     return text, crossed
 

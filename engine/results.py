@@ -27,6 +27,7 @@ from .correction import (
     correct,
     top_decision,
 )
+from .move import Move
 from .placement import Placement
 
 WARNING_POINTS = 5
@@ -150,6 +151,10 @@ class GameResults:
         top = Top(self.coups_played + 1, word, ref, score)
         self.tops.append(top)
         return top.coup
+
+    def add_top_move(self, move: Move) -> int:
+        """Record the top of the next coup from the engine's move."""
+        return self.add_top(move.word, str(move.ref), move.score)
 
     def _check(self, table: int | None, coup: int | None) -> tuple[int, int]:
         self.player(table)

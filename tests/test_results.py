@@ -203,6 +203,17 @@ def test_top_shortcut_credits_the_top():
     assert results.history(2, 1)[0].source == "top"
 
 
+def test_top_from_the_engine_move():
+    from engine.board import Ref
+    from engine.move import Move
+
+    results = game(1, [])
+    coup = results.add_top_move(Move(Ref.parse("H4"), "MAISON", (), 18))
+    assert coup == 1 and results.tops[0].ref == "H4" and results.tops_total == 18
+    results.record_top(1, 1)
+    assert results.total(1) == 18 and results.decision(1, 1).ref == "H4"
+
+
 # -- 5.7: the same invalid word replayed before being told
 
 
@@ -316,6 +327,11 @@ LEXICON = {"MAISON", "MAISONS", "SOT", "TU", "ET", "SU"}
             "score illisible",
         ),
         ({"table": 1, "coup": 2, "word": "MAISONS", "ref": "H4"}, "avertissement", "score absent"),
+        (
+            {"table": 1, "coup": 2, "word": "MAISONS" * 700, "ref": "H4", "score": 8},
+            "zero",
+            "mot absent ou illisible (mot trop long : 4900 lettres, la grille en a 15)",
+        ),
     ],
 )
 def test_hostile_bulletins_are_corrected_with_their_reason(played, bulletin, outcome, reason):
