@@ -99,9 +99,12 @@ def _cut(ink: np.ndarray, field: str, cells: list[tuple[int, int, tuple[int, int
     clean = cv2.bitwise_and(mask, cv2.bitwise_not(lines))
     clean = cv2.morphologyEx(clean, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
     band = np.zeros_like(mask)
+    vband = np.zeros_like(mask)
     half = max(2, int(cell * 0.09))
     for (ax, ay), (bx, by) in _grid_lines(cells):
-        cv2.line(band, (ax - x0, ay - y0), (bx - x0, by - y0), 255, 2 * half + 1)
+        target = vband if ax == bx else band
+        cv2.line(target, (ax - x0, ay - y0), (bx - x0, by - y0), 255, 2 * half + 1)
+    band = band | vband
     n, labels, stats, cents = cv2.connectedComponentsWithStats(clean, connectivity=8)
     min_area = max(6, int(cell * cell * 0.004))
     in_band = np.bincount(labels.ravel(), weights=(band > 0).ravel(), minlength=n)

@@ -1,0 +1,41 @@
+"""Stage 3 (cell occupancy, struck and across-border letters) on generated photos."""
+
+import numpy as np
+
+from vision.fields import cut_fields
+from vision.layout import Layout
+from vision.page import find_page
+from vision.synth import BulletinContent, Mistakes, random_content, render_bulletin
+
+
+def test_written_cells_are_found():
+    layout = Layout.load()
+    total = wrong = 0
+    for seed in range(8):
+        content = random_content(np.random.default_rng(seed))
+        photo, truth = render_bulletin(content, seed=seed, jpeg=False)
+        fields = cut_fields(find_page(photo, layout).image, layout)
+        got = {g.key for g in fields.all()}
+        total += len(truth.cells)
+        wrong += len(got ^ set(truth.cells))
+    assert total > 100
+    assert wrong / total < 0.02
+
+
+def test_letters_across_borders_stay_whole():
+    layout = Layout.load()
+    mistakes = Mistakes(across_border=1.0, crossed_out=0.0)
+    photo, truth = render_bulletin(BulletinContent(3, "CHEVAL", "8D", 22), seed=4, jpeg=False,
+                                   mistakes=mistakes)
+    fields = cut_fields(find_page(photo, layout).image, layout)
+    word_keys = sorted(k for k in truth.cells if k.startswith("grid:"))
+    assert sorted(fields.grid) and sorted(f"grid:{r}:{c}" for r, c in fields.grid) == word_keys
+    widths = [g.image.shape[1] / g.cell_px for g in fields.grid.values()]
+    assert sorted(widths)[1] > 0.25  # letters are not cut in half by the cell lines
+
+
+def test_blank_bulletin_is_empty():
+    layout = Layout.load()
+    photo, _ = render_bulletin(BulletinContent(None, "", None, None), seed=2, jpeg=False)
+    fields = cut_fields(find_page(photo, layout).image, layout)
+    assert fields.empty
