@@ -402,3 +402,43 @@ def test_submit_corrects_and_records_with_the_memory_of_5_7():
     assert again_loaded.decision(1, 3).replayed_invalid
     assert again_loaded.decision(1, 3).candidates == results.decision(1, 3).candidates
     assert again_loaded.coup_score(1, 3) == 4
+
+
+def test_whole_game_20_players_bulletins_corrected_to_known_totals():
+    """Three coups, 20 players' bulletins corrected and recorded; every decision counted by hand."""
+    from engine.board import Ref
+    from engine.lexicon import Lexicon
+    from engine.movegen import generate_moves
+    from engine.placement import fit_word, realise
+
+    data = json.loads((DATA / "game20_bulletins.json").read_text(encoding="utf-8"))
+    lexicon = Lexicon.from_words(data["lexicon"])
+    results = GameResults()
+    for p in data["players"]:
+        results.add_player(Player(p["table"], p["name"], arbiter=p["arbiter"]))
+    board = Board()
+    for number, coup in enumerate(data["coups"], start=1):
+        top = coup["top"]
+        assert generate_moves(board, coup["tirage"], lexicon)[0].score == top["score"]
+        results.add_top(top["word"], top["ref"], top["score"])
+        for table, item in coup["players"].items():
+            bulletin = Bulletin.from_dict({**item["bulletin"], "table": int(table), "coup": number})
+            entry = results.submit(bulletin, board, coup["tirage"], lexicon)
+            expected = (item["expect"][0], item["expect"][1])
+            assert (entry.decision.outcome.value, entry.decision.score) == expected, (
+                number,
+                table,
+                entry.decision.reasons,
+            )
+        fit = fit_word(board, Ref.parse(top["ref"]), top["word"])
+        for r, c, tile in realise(board, fit, frozenset()).placed:
+            board[(r, c)] = tile
+    replay_check = data["replayed_average"]
+    assert results.decision(replay_check["table"], replay_check["coup"]).replayed_invalid
+    assert results.coup_score(replay_check["table"], replay_check["coup"]) == replay_check["score"]
+    assert [[s.coup, s.table] for s in results.solos()] == data["expected_solos"]
+    assert {str(t): results.total(t) for t in results.players} == data["expected_totals"]
+    ranking = results.ranking()
+    assert (ranking[0].player.table, ranking[0].total, ranking[0].percent) == (1, 82, 113.89)
+    assert [s.rank for s in ranking[1:3]] == [2, 3]  # 67, then the 66s share rank 3
+    assert {s.rank for s in ranking if s.total == 66} == {3}
