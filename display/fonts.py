@@ -66,3 +66,19 @@ def fit_size(text: str, max_width: float, max_size: int) -> int:
     while size > 4 and font(size).size(text)[0] > max_width:
         size -= 1
     return size
+
+
+@lru_cache(maxsize=512)
+def ellipsize(text: str, max_width: float, size: int) -> str:
+    """``text`` cut with « … » so it is at most ``max_width`` wide at ``size``."""
+    face = font(size)
+    if face.size(text)[0] <= max_width:
+        return text
+    low, high = 0, len(text)
+    while low < high:  # the longest prefix that fits with the ellipsis
+        mid = (low + high + 1) // 2
+        if face.size(text[:mid].rstrip() + "…")[0] <= max_width:
+            low = mid
+        else:
+            high = mid - 1
+    return text[:low].rstrip() + "…" if low else ""

@@ -15,6 +15,9 @@ from .layout import Layout, compute_layout
 from .tiles import TileKind, board_surface, ink_box, text_surface, tile_surface
 from .view import Countdown, Screen, Top, View
 
+MIN_SHRINK = 0.6  # a text may shrink to 60 % of its size to fit, then it is cut with « … »
+WORD_SHRINK = 0.3  # a top's word is never cut: 15 letters always fit at 30 %
+
 COUNTDOWN_COLOURS = {
     "normal": theme.COUNTDOWN,
     "alerte": theme.COUNTDOWN_WARNING,
@@ -30,11 +33,6 @@ class RenderInfo:
     layout: Layout
     texts: list[tuple[str, pygame.Rect]] = field(default_factory=list)
     tiles: list[tuple[str, TileKind, pygame.Rect]] = field(default_factory=list)  # the tirage
-
-
-def top_text(top: Top) -> str:
-    """``MOT  H4  32`` with a joker's letter kept lower case, as French displays do."""
-    return f"{top.word}  {top.ref}  {top.score}"
 
 
 class Renderer:
@@ -119,11 +117,19 @@ class Renderer:
                                  width, border_radius=max(2, cell // 9))
 
     def _text(self, text: str, rect: pygame.Rect, ink: float, colour: theme.Colour,
-              align: str = "left", valign: str = "center") -> pygame.Rect:
+              align: str = "left", valign: str = "center",
+              min_shrink: float = MIN_SHRINK) -> pygame.Rect:
         """Draw ``text`` with capitals ``ink`` px tall, shrunk to fit ``rect``; record its box."""
         if not text:
             return pygame.Rect(rect.x, rect.y, 0, 0)
-        size = fonts.fit_size(text, rect.width, fonts.size_for_ink(ink))
+        wanted = fonts.size_for_ink(ink)
+        size = fonts.fit_size(text, rect.width, wanted)
+        floor = max(4, round(wanted * min_shrink))
+        if size < floor:  # too long to stay readable: cut it rather than shrink it to dust
+            size = floor
+            text = fonts.ellipsize(text, rect.width, size)
+            if not text:
+                return pygame.Rect(rect.x, rect.y, 0, 0)
         while size > 4 and fonts.font(size).get_height() > rect.height:
             size -= max(1, size // 20)
         glyphs = text_surface(text, size, colour)
@@ -192,7 +198,7 @@ class Renderer:
 
     def _big(self, text: str, rect: pygame.Rect, colour: theme.Colour, ink: float,
              record: bool = True) -> None:
-        self._text(text, rect, ink, colour, align="center")
+        self._text(text, rect, ink, colour, align="center", min_shrink=WORD_SHRINK)
         if not record:  # the countdown box is redrawn by tick(): not a lasting text
             self.info.texts.pop()
 
@@ -224,9 +230,10 @@ class Renderer:
             self._text("Dernier top", pygame.Rect(rect.x, y, rect.width, round(0.05 * h)),
                        0.03 * h, theme.TEXT_DIM)
             y += round(0.05 * h)
-            self._text(top_text(top), pygame.Rect(rect.x, y, rect.width,
-                                                            round(0.07 * h)), 0.045 * h,
-                       theme.TEXT)
+            line = pygame.Rect(rect.x, y, rect.width, round(0.07 * h))
+            self._row(line, ((top.word, 0.0, 0.6, "left"), (top.ref, 0.63, 0.15, "left"),
+                             (str(top.score), 0.8, 0.2, "right")), 0.045 * h, theme.TEXT,
+                      min_shrink=WORD_SHRINK)
             y += round(0.08 * h)
         self._text(f"Total des tops : {total}",
                    pygame.Rect(rect.x, y, rect.width, round(0.06 * h)), 0.04 * h, theme.ACCENT)
@@ -235,7 +242,7 @@ class Renderer:
 
     def _table(self, rect: pygame.Rect, title: str, rows: list[tuple[str, ...]],
                columns: tuple[tuple[float, float, str], ...], ink: float,
-               keep_last: bool = False) -> None:
+               keep_last: bool = False, min_shrink: float = MIN_SHRINK) -> None:
         """A titled table; ``columns`` are (start, width) fractions of ``rect`` and alignment."""
         h = self.info.layout.height
         title_h = round(0.05 * h)
@@ -247,18 +254,36 @@ class Renderer:
                    theme.TEXT_DIM)
         shown = rows[-count:] if keep_last else rows[:count]
         for i, cells in enumerate(shown):
-            y = rect.y + title_h + i * line_h
-            for text, (start, width, align) in zip(cells, columns, strict=True):
-                box = pygame.Rect(rect.x + round(start * rect.width), y,
-                                  round(width * rect.width), line_h)
-                self._text(text, box, ink, theme.TEXT, align=align)
+            line = pygame.Rect(rect.x, rect.y + title_h + i * line_h, rect.width, line_h)
+            self._row(line, tuple((text, *column) for text, column in
+                                  zip(cells, columns, strict=True)), ink, theme.TEXT,
+                      min_shrink)
+
+    def _row(self, rect: pygame.Rect, cells: tuple[tuple[str, float, float, str], ...],
+             ink: float, colour: theme.Colour, min_shrink: float = MIN_SHRINK) -> None:
+        """One line in columns (text, start, width as fractions of ``rect``, alignment):
+        each cell fits on its own, so a long word never pushes the score off screen."""
+        for text, start, width, align in cells:
+            box = pygame.Rect(rect.x + round(start * rect.width), rect.y,
+                              round(width * rect.width), rect.height)
+            self._text(text, box, ink, colour, align=align, min_shrink=min_shrink)
+
+    def _announced_word(self, top: Top, rect: pygame.Rect, ink: float) -> None:
+        """« MOT  H4 » centred when it fits; otherwise the word and the reference side by side."""
+        whole = f"{top.word}  {top.ref}"
+        size = fonts.size_for_ink(ink)
+        if fonts.font(size).size(whole)[0] <= rect.width:
+            self._text(whole, rect, ink, theme.TEXT, align="center")
+        else:
+            self._row(rect, ((top.word, 0.0, 0.78, "left"), (top.ref, 0.8, 0.2, "right")),
+                      ink, theme.TEXT, min_shrink=WORD_SHRINK)
 
     def _past_tops(self, view: View, rect: pygame.Rect, title: str = "Tops précédents") -> None:
         rows = [(f"{t.coup}", t.word, t.ref, f"{t.score}") for t in view.past_tops]
         columns = ((0.0, 0.1, "right"), (0.15, 0.5, "left"), (0.67, 0.15, "left"),
                    (0.84, 0.16, "right"))
         self._table(rect, title, rows, columns, 0.03 * self.info.layout.height,
-                    keep_last=True)
+                    keep_last=True, min_shrink=WORD_SHRINK)
 
     # -- the five screens -------------------------------------------------------------------
     def _panel_accueil(self, view: View) -> None:
@@ -299,12 +324,11 @@ class Renderer:
     def _panel_annonce(self, view: View) -> None:
         layout = self.info.layout
         h = layout.height
-        self._header(f"Coup {view.coup} : le top", self._bag(view))
+        self._header(f"Coup {view.coup}", self._bag(view))
         top = view.last_top
         if top is not None:
             self._big(f"{top.score} points", layout.countdown, theme.ACCENT, 0.12 * h)
-            self._text(f"{top.word}  {top.ref}", layout.tirage, 0.06 * h, theme.TEXT,
-                       align="center")
+            self._announced_word(top, layout.tirage, 0.06 * h)
         rest = self._top_block(None, view.total, layout.info)
         self._past_tops(view, rest)
 

@@ -304,3 +304,42 @@ def test_a_view_keeps_its_own_copy_of_the_board():
     renderer.draw(view)
     later = View(Screen.COUP, board=board, coup=5)
     assert renderer.draw(later) == [pygame.Rect(0, 0, 1024, 768)]  # the change is seen
+
+
+def crowded_views():
+    """Long words, big numbers, a long history, long names: everything must still fit."""
+    from display.view import RankLine, Top
+
+    column_15 = tuple((r, 14) for r in range(15))
+    long_top = Top(25, "ANTICONSTITUTIONNELLEMENT"[:15], "15A", 1778, column_15)
+    tops = tuple(Top(i, "WAGONNETTES", "O1" if i % 2 else "1A", 100 + i) for i in range(1, 25))
+    ranking = tuple(RankLine(i, "Marie-Christine de La Rochefoucauld-Montbazon", 1234 - i, 99.9)
+                    for i in range(1, 60))
+    board = sample_views()[Screen.COUP].board
+    common = dict(board=board, coup=25, bag_left=100, total=12345, past_tops=tops + (long_top,),
+                  last_top=long_top)
+    return [
+        View(Screen.COUP, reliquat="ABCDEF", new_letters="?", countdown=Countdown(599), **common),
+        View(Screen.ANNONCE, reliquat="WWWWWWW", **common),
+        View(Screen.REJET, new_letters="WMWMWMW", message="x" * 300 + " " + "mot " * 80,
+             **common),
+        View(Screen.FIN, ranking=ranking, **common),
+        View(Screen.ACCUEIL, title="Championnat de France de Scrabble Duplicate 2027",
+             settings=(("Lexique", "L'Officiel du Scrabble, huitième édition " * 3),) * 6),
+    ]
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_crowded_screens_still_fit(size):
+    for view in crowded_views():
+        surface, info = draw(view, size)
+        for text, rect in info.texts:
+            assert inside(rect, surface.get_rect()), text
+            assert not rect.colliderect(info.layout.grid), text
+        for i, (a, ra) in enumerate(info.texts):
+            for b, rb in info.texts[i + 1:]:
+                assert not ra.colliderect(rb), (view.screen, a, b)
+        for _, _, rect in info.tiles:
+            assert inside(rect, info.layout.tirage)
+        if view.screen in (Screen.COUP, Screen.ANNONCE):  # a top's word is never cut
+            assert "ANTICONSTITUTIO" in [text for text, _ in info.texts]
