@@ -121,6 +121,54 @@ def _log_match(readings: Sequence[CharReading], text: str, k: int) -> float:
     return sum(math.log(k * max(r.p(ch), 1e-9)) for r, ch in zip(readings, text, strict=True))
 
 
+SEGMENT_SLIP = math.log(0.005)   # one cell too many or too few (struck letter missed, letter split or merged)
+
+
+def _cell_logs(readings: Sequence[CharReading]) -> list[dict[str, float]]:
+    """Per cell, log(K·p(c)) plus the circle term, for upper (plain) and lower (joker) letters."""
+    out = []
+    for r in readings:
+        c = min(max(r.circled, 0.02), 0.98)
+        lc, ln = math.log(c), math.log(1 - c)
+        d: dict[str, float] = {}
+        for ch, p in r.probs.items():
+            if ch.isalpha():
+                base = math.log(LETTER_K * max(p, 1e-9))
+                d[ch] = base + ln
+                d[ch.lower()] = base + lc
+        out.append(d)
+    return out
+
+
+def _align(logs: list[dict[str, float]], word: str) -> tuple[float, bool]:
+    """log-likelihood of the cells given ``word``; allows one extra or one missing cell (penalised).
+
+    Returns (log-likelihood, exact) where exact means one cell per letter."""
+    n, m = len(logs), len(word)
+    miss = -30.0
+    if m == n:
+        return sum(cell.get(ch, miss) for cell, ch in zip(logs, word, strict=True)), True
+    if m == n - 1:  # one read cell is not a letter of the word
+        pre = [0.0]
+        for j in range(m):
+            pre.append(pre[-1] + logs[j].get(word[j], miss))
+        suf = [0.0] * (n + 1)
+        for j in range(n - 1, 0, -1):
+            suf[j] = suf[j + 1] + logs[j].get(word[j - 1], miss)
+        best = max(pre[i] + suf[i + 1] for i in range(n))
+        return best + SEGMENT_SLIP, False
+    if m == n + 1:  # one letter of the word has no cell
+        pre = [0.0]
+        for j in range(n):
+            pre.append(pre[-1] + logs[j].get(word[j], miss))
+        suf = [0.0] * (n + 1)
+        for j in range(n - 1, -1, -1):
+            suf[j] = suf[j + 1] + logs[j].get(word[j + 1], miss)
+        best = max(pre[k] + suf[k] for k in range(n + 1))
+        return best + SEGMENT_SLIP, False
+    return -1e9, False
+
+
 def _log_circles(readings: Sequence[CharReading], word: str) -> float:
     total = 0.0
     for r, ch in zip(readings, word, strict=False):
@@ -205,7 +253,9 @@ def decode(r: Readings, candidates: Iterable[Candidate] | None = None, board: Bo
         return free
     cands = [c if isinstance(c, Candidate) else Candidate.of(c) for c in candidates]
     n = len(r.word)
-    cands = [c for c in cands if len(c.word) == n]
+    cands = [c for c in cands if abs(len(c.word) - n) <= 1]
+    logs = _cell_logs(r.word)
+    exact: dict[str, bool] = {}
     ref_text, score_text = free_text(r.ref), free_text(r.score)
     has_ref, has_score = bool(r.ref), bool(r.score)
     free_ref = _ref_value(ref_text)
@@ -217,7 +267,7 @@ def decode(r: Readings, candidates: Iterable[Candidate] | None = None, board: Bo
     for c in cands:
         lw = word_cache.get(c.word)
         if lw is None:
-            lw = _log_match(r.word, c.word.upper(), LETTER_K) + _log_circles(r.word, c.word)
+            lw, exact[c.word] = _align(logs, c.word)
             word_cache[c.word] = lw
         base = log_prior + lw + _raccord_log(r.raccord, c, board)
         ref_opts = [(math.log(P_REF_OK) + _log_match(r.ref, c.ref, REF_K), c.ref)] if has_ref else [(0.0, None)]
@@ -259,6 +309,8 @@ def decode(r: Readings, candidates: Iterable[Candidate] | None = None, board: Bo
     sens = _sens(bref) or (("h" if bmove.horizontal else "v") if bmove else None)
     if bmove is None:  # not a legal move: kept as read, never trusted without the arbiter
         word_conf = min(word_conf, 0.5 * free.word.confidence)
+    elif not exact.get(bmove.word, True):  # cells and letters did not line up one to one
+        word_conf = min(word_conf, 0.8)
     return Decoded(
         table=free.table,
         word=FieldValue(bword, word_conf, [(w, p) for w, p in words[:3]]),
