@@ -6,6 +6,12 @@ pyttsx3 2.99 queues property changes until ``runAndWait()``, may return from
 ``save_to_file`` calls, and now and then writes an empty file or forgets the
 rate. So: one ``save_to_file`` per ``runAndWait()``, properties set in the
 same batch, then poll the file until it passes :func:`speech.wavcheck.problem`.
+
+The rate is also pinned inside the text with espeak's embedded command
+``\x01<rate>S``: in about one fresh process in four, pyttsx3's rate property
+never reached espeak (the voice spoke at the driver's initial 200 words a
+minute on every retry); the embedded command applies to that utterance whatever
+state the property queue is in.
 """
 
 from __future__ import annotations
@@ -19,6 +25,8 @@ from pathlib import Path
 from . import espeak, wavcheck
 
 PYTTSX3 = "pyttsx3"
+#: espeak-ng embedded command (ctrl-A, value, S): speaking rate for this utterance
+EMBEDDED_RATE = "\x01{}S "
 ESPEAK_CLI = "espeak-ng"
 
 
@@ -65,7 +73,7 @@ class Renderer:
         engine.setProperty("rate", int(rate))
         engine.setProperty("volume", 1.0)  # volume is applied at playback
         with contextlib.redirect_stdout(io.StringIO()):  # the driver prints "Audio saved…"
-            engine.save_to_file(text, str(tmp))
+            engine.save_to_file(f"{EMBEDDED_RATE.format(int(rate))}{text}", str(tmp))
             engine.runAndWait()
         # runAndWait may return before the file is written: wait for a good file.
         deadline = time.monotonic() + max(1.0, (reference or 1.0) * 0.3)

@@ -114,7 +114,20 @@ def test_worker_that_dies_is_restarted(tmp_path):
         client._proc.wait()
         result = client.render("Chrono", tmp_path / "c.wav", "roa/fr", 150)
         assert client.restarts == 1
-        assert result.engine == PYTTSX3
+        assert result.engine == PYTTSX3, (result, client.last_error)
         assert client.alive
     finally:
         client.close()
+
+
+def test_first_rendering_of_a_fresh_worker_keeps_its_rate(tmp_path):
+    """pyttsx3 lost the rate in about one fresh process in four before the rate was pinned."""
+    reference = espeak.reference_span("Chrono", "fr", 150)
+    for i in range(6):
+        client = WorkerClient()
+        try:
+            result = client.render("Chrono", tmp_path / f"{i}.wav", "roa/fr", 150)
+        finally:
+            client.close()
+        assert result.engine == PYTTSX3, (i, result.error)
+        assert abs(wavcheck.read_info(tmp_path / f"{i}.wav").voiced - reference) < 0.05
