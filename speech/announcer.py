@@ -54,6 +54,7 @@ class Entry:
     error: str | None = None
     generation: int = 0  # stop() count when asked; an older entry is dropped
     synth_seconds: float = 0.0  # time the synthesiser took (0 for a cached phrase)
+    attempts: int = 0  # pyttsx3 attempts (more than 1: a bad WAV was thrown away)
 
     @property
     def lane(self) -> str:
@@ -293,6 +294,7 @@ class Announcer:
             self.cache.remember(path, entry.voice_text)
             entry.path, entry.engine = result.path, result.engine
             entry.synth_seconds = result.seconds
+            entry.attempts = result.attempts
             if result.error:
                 self._error = result.error
         entry.ready = time.perf_counter()

@@ -118,7 +118,8 @@ def loop_with_speech(count: int = 10, rate: int = 220, cache_dir: str | None = N
             {"text": e.text, "state": e.state, "engine": e.engine, "lane": e.lane,
              "ready_ms": 1000 * (e.ready - e.requested) if e.ready else None,
              "start_ms": 1000 * (e.started - e.requested) if e.started else None,
-             "ended": e.ended, "started": e.started, "output": e.output, "path": e.path}
+             "attempts": e.attempts, "ended": e.ended, "started": e.started,
+             "output": e.output, "path": e.path}
             for e in entries]
         result["audio"] = announcer.audio
         result["engine"] = announcer.engine
@@ -214,7 +215,9 @@ def main() -> int:
           f"> 50 ms : {s['over_50ms']} (objectif 0)")
     fresh = [e["ready_ms"] for e in speech["entries"] if e["ready_ms"] is not None]
     if fresh:
-        print(f"pendant la boucle, synthèse d'une annonce : {_ms(fresh)}")
+        retried = sum(e["attempts"] > 1 for e in speech["entries"])
+        print(f"pendant la boucle, demande → annonce prête : {_ms(fresh)} "
+              f"({retried} rendu(s) pyttsx3 rejeté(s) puis refait(s))")
     failed |= s["over_50ms"] > b["over_50ms"]
     return int(bool(failed))
 

@@ -75,20 +75,16 @@ class Renderer:
         with contextlib.redirect_stdout(io.StringIO()):  # the driver prints "Audio saved…"
             engine.save_to_file(f"{EMBEDDED_RATE.format(int(rate))}{text}", str(tmp))
             engine.runAndWait()
-        # runAndWait may return before the file is written: wait for a good file.
-        deadline = time.monotonic() + max(1.0, (reference or 1.0) * 0.3)
-        problem = "fichier absent"
-        while time.monotonic() < deadline:
+        # runAndWait may return before the file is written: wait for it (espeak renders
+        # ~100 times faster than real time). The driver writes the file in one go, so a
+        # file that is there but bad (empty: ~1 in 150 back to back) stays bad.
+        deadline = time.monotonic() + 0.3 + 0.05 * (reference or 3.0)
+        while not tmp.exists() and time.monotonic() < deadline:
+            time.sleep(0.003)
+        problem = wavcheck.problem(tmp, text, rate, reference)
+        if problem is not None and tmp.exists():
+            time.sleep(0.03)  # caught between the header and the samples: one more look
             problem = wavcheck.problem(tmp, text, rate, reference)
-            if problem is None:
-                return None
-            if problem not in ("fichier absent", "fichier vide"):
-                time.sleep(0.02)  # maybe still being written: one more look
-                problem = wavcheck.problem(tmp, text, rate, reference)
-                if problem is None:
-                    return None
-                break
-            time.sleep(0.005)
         return problem
 
     def render(self, text: str, path: str | Path, voice: str = "roa/fr",
