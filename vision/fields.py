@@ -88,23 +88,22 @@ def _grid_lines(cells: list[tuple[int, int, tuple[int, int, int, int]]]) -> list
 
 
 def _cut(ink: np.ndarray, field: str, cells: list[tuple[int, int, tuple[int, int, int, int]]],
-         region: tuple[int, int, int, int], cell: float) -> dict[tuple[int, int], Glyph]:
+         region: tuple[int, int, int, int], cell: float, tolerance: float = 0.09) -> dict[tuple[int, int], Glyph]:
     x0, y0, x1, y1 = region
     h, w = ink.shape
     x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
     sub = ink[y0:y1, x0:x1]
     mask = (sub > INK_THRESHOLD).astype(np.uint8) * 255
+    band = np.zeros_like(mask)
+    half = max(2, int(cell * tolerance))
+    for (ax, ay), (bx, by) in _grid_lines(cells):
+        cv2.line(band, (ax - x0, ay - y0), (bx - x0, by - y0), 255, 2 * half + 1)
     heights = [b[3] - b[1] for _, _, b in cells]
-    lines = remove_lines(mask, cell, None if field == "grid" else min(heights))
+    # long runs are printed rules only where the layout has a rule: a "1" or an "I"
+    # touching both edges of its box is as long as a rule but lies elsewhere
+    lines = cv2.bitwise_and(remove_lines(mask, cell, None if field == "grid" else min(heights)), band)
     clean = cv2.bitwise_and(mask, cv2.bitwise_not(lines))
     clean = cv2.morphologyEx(clean, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
-    band = np.zeros_like(mask)
-    vband = np.zeros_like(mask)
-    half = max(2, int(cell * 0.09))
-    for (ax, ay), (bx, by) in _grid_lines(cells):
-        target = vband if ax == bx else band
-        cv2.line(target, (ax - x0, ay - y0), (bx - x0, by - y0), 255, 2 * half + 1)
-    band = band | vband
     n, labels, stats, cents = cv2.connectedComponentsWithStats(clean, connectivity=8)
     min_area = max(6, int(cell * cell * 0.004))
     in_band = np.bincount(labels.ravel(), weights=(band > 0).ravel(), minlength=n)
@@ -145,8 +144,11 @@ def _cut(ink: np.ndarray, field: str, cells: list[tuple[int, int, tuple[int, int
     return out
 
 
-def cut_fields(bgr: np.ndarray, layout: Layout) -> Fields:
-    """Glyphs of the squared area and of the combed boxes of a rectified bulletin."""
+def cut_fields(bgr: np.ndarray, layout: Layout, tolerance: float = 0.09) -> Fields:
+    """Glyphs of the squared area and of the combed boxes of a rectified bulletin.
+
+    ``tolerance``: how far (in cells) a printed rule may be from where the layout puts it —
+    small after marker rectification, larger after the contour fallback."""
     size = (bgr.shape[1], bgr.shape[0])
     ink, paper = ink_map(bgr)
     rows, cols = layout.grid_shape
@@ -154,13 +156,13 @@ def cut_fields(bgr: np.ndarray, layout: Layout) -> Fields:
     gx0, gy0, gx1, gy1 = to_px(layout.grid_box, size)
     cell = (gx1 - gx0) / cols
     pad = int(cell * 0.35)
-    grid = _cut(ink, "grid", grid_cells, (gx0 - pad, gy0 - pad, gx1 + pad, gy1 + pad), cell)
+    grid = _cut(ink, "grid", grid_cells, (gx0 - pad, gy0 - pad, gx1 + pad, gy1 + pad), cell, tolerance)
     combs: dict[str, dict[int, Glyph]] = {}
     for name in layout.data["fields"]:
         cells = [(0, i, to_px(b, size)) for i, b in enumerate(layout.comb_cells(name))]
         fx0, fy0, fx1, fy1 = to_px(layout.field_box(name), size)
         fpad = int(cell * 0.3)
-        got = _cut(ink, name, cells, (fx0 - fpad, fy0 - fpad, fx1 + fpad, fy1 + fpad), cell)
+        got = _cut(ink, name, cells, (fx0 - fpad, fy0 - fpad, fx1 + fpad, fy1 + fpad), cell, tolerance)
         combs[name] = {c: g for (_, c), g in got.items()}
     gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
     area = gray[gy0:gy1, gx0:gx1]

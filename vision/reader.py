@@ -36,6 +36,11 @@ from .status import (
 
 #: a field whose confidence is below this is flagged for the arbiter
 FLAG_THRESHOLD = 0.9
+#: paper darker than this (0–255) is too dark to trust the reading
+DARK_PAPER = 35
+#: variance of the Laplacian over the squared area below which the photo is too blurred
+#: (sharp generated photos measure 75 and more, a 2-pixel blur brings it down to ~10)
+BLURRED = 25
 
 
 @dataclass
@@ -164,7 +169,11 @@ def read_bulletin(source: str | Path | bytes | np.ndarray, candidates: Iterable 
             if exc.status == NON_TROUVE:
                 raise VisionError(_why_not_found(img)) from exc
             raise
-        fields: Fields = cut_fields(page.image, layout)
+        fields: Fields = cut_fields(page.image, layout, 0.09 if page.method == "marqueurs" else 0.2)
+        if fields.darkness < DARK_PAPER:
+            raise VisionError(SOMBRE, f"papier à {fields.darkness:.0f}/255")
+        if fields.sharpness < BLURRED:
+            raise VisionError(FLOUE, f"netteté {fields.sharpness:.0f}")
         if fields.empty:
             return _failure(VIERGE, photo, "", start)
         recogniser = recogniser or default_recogniser()

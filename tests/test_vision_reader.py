@@ -1,0 +1,102 @@
+"""The whole reader on generated photos of held-out styles, bad input, JSON and the CLI."""
+
+import json
+import subprocess
+import sys
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.decode import Candidate
+from vision.reader import read_bulletin
+from vision.status import FLOUE, ILLISIBLE, NON_TROUVE, OK, PLUSIEURS, SOMBRE, VIERGE
+from vision.synth import BulletinContent, PhotoEffects, render_bulletin
+
+MOVES = [
+    Candidate("H4", "MAISONS", 70), Candidate("H4", "MAISONs", 64), Candidate("4H", "MAISONS", 74),
+    Candidate("H8", "RAISONS", 66), Candidate("B2", "SAISON", 30), Candidate("H3", "OISEAU", 20),
+    Candidate("C3", "ZEBRE", 45), Candidate("C3", "ZEBREs", 43), Candidate("12A", "QUARTZ", 88),
+    Candidate("K5", "JOUET", 33), Candidate("5K", "JOUETS", 39), Candidate("O1", "WAX", 41),
+]
+CASES = [
+    BulletinContent(12, "MAISONS", "H4", 70), BulletinContent(7, "ZEBREs", "C3", 43),
+    BulletinContent(31, "QUARTZ", "12A", 88), BulletinContent(5, "JOUETS", "5K", 39),
+    BulletinContent(118, "WAX", "O1", 41), BulletinContent(64, "MAISONs", "H4", 64),
+]
+
+
+def _fields(reading):
+    return (reading.table.value, reading.word.value, reading.ref.value, reading.score.value)
+
+
+def test_held_out_photos_read_with_the_game():
+    right = silent = 0
+    for i, content in enumerate(CASES):
+        data, truth = render_bulletin(content, seed=100 + i)  # held-out (test) styles by default
+        reading = read_bulletin(data, MOVES)
+        want = (content.table, content.word, content.ref, content.score)
+        got = _fields(reading)
+        right += got == want
+        for name, w, g in zip(("table", "word", "ref", "score"), want, got, strict=True):
+            if w != g and name not in reading.flagged and reading.status == OK:
+                silent += 1
+        assert reading.seconds < 3
+    assert right >= 5
+    assert silent == 0
+
+
+def test_json_shape():
+    data, _ = render_bulletin(CASES[0], seed=3)
+    d = read_bulletin(data, MOVES, photo="x.jpg").to_dict()
+    assert d["photo"] == "x.jpg" and d["status"] in ("ok", "a_verifier")
+    for key in ("table", "word", "ref", "score"):
+        assert set(d[key]) >= {"value", "confidence"} and 0 <= d[key]["confidence"] <= 1
+    assert isinstance(d["jokers"], list)
+    assert set(d["bulletin"]) >= {"table", "word", "ref", "raccord", "score", "sens"}
+    json.dumps(d)
+
+
+def test_bad_inputs_give_a_status_never_an_exception(tmp_path):
+    assert read_bulletin(b"").status == ILLISIBLE
+    assert read_bulletin(b"GIF89a garbage garbage garbage").status == ILLISIBLE
+    data, _ = render_bulletin(CASES[0], seed=4)
+    assert read_bulletin(data[: len(data) // 2]).status == ILLISIBLE
+    assert read_bulletin(cv2.imencode(".png", np.zeros((1, 1), np.uint8))[1].tobytes()).status == ILLISIBLE
+    assert read_bulletin(tmp_path / "absent.jpg").status == ILLISIBLE
+    assert read_bulletin(np.zeros((0, 0, 3), np.uint8)).status == ILLISIBLE
+    rng = np.random.default_rng(0)
+    texture = cv2.GaussianBlur(rng.integers(0, 255, (900, 1200, 3)).astype(np.uint8), (0, 0), 2)
+    assert read_bulletin(texture).status == NON_TROUVE
+
+
+def test_dark_blurred_blank_and_double_photos():
+    photo, _ = render_bulletin(CASES[0], seed=5, jpeg=False)
+    assert read_bulletin((photo * 0.04).astype(np.uint8)).status == SOMBRE
+    assert read_bulletin(cv2.GaussianBlur(photo, (0, 0), 14)).status == FLOUE
+    blank, _ = render_bulletin(BulletinContent(None, "", None, None), seed=6)
+    assert read_bulletin(blank).status == VIERGE
+    fx = PhotoEffects(max_tilt_deg=0, max_rotation_deg=0, upside_down=0, size=(1000, 760), fill=(0.95, 0.95))
+    a, _ = render_bulletin(CASES[1], seed=7, effects=fx, jpeg=False)
+    b, _ = render_bulletin(CASES[2], seed=8, effects=fx, jpeg=False)
+    assert read_bulletin(np.hstack([a, b])).status == PLUSIEURS
+
+
+def test_illegal_word_is_flagged():
+    data, _ = render_bulletin(BulletinContent(9, "XKCD", "H4", 12), seed=9)
+    reading = read_bulletin(data, MOVES)
+    assert not reading.legal and "word" in reading.flagged and reading.status == "a_verifier"
+
+
+@pytest.mark.slow
+def test_cli_lire_json_lines(tmp_path):
+    photo = tmp_path / "b1.jpg"
+    photo.write_bytes(render_bulletin(CASES[0], seed=10)[0])
+    junk = tmp_path / "b2.jpg"
+    junk.write_text("pas une image")
+    out = subprocess.run([sys.executable, "-m", "vision", "lire", str(photo), str(junk), "--json"],
+                         capture_output=True, text=True, timeout=120)
+    lines = [json.loads(line) for line in out.stdout.splitlines()]
+    assert [d["photo"] for d in lines] == [str(photo), str(junk)]
+    assert lines[0]["status"] in ("ok", "a_verifier") and lines[0]["word"]["value"]
+    assert lines[1]["status"] == ILLISIBLE
