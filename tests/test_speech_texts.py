@@ -178,3 +178,30 @@ def test_fixed_phrases_cover_calls_and_letters():
                    "Reprise", "Roumanie R", "Zambie Z", "Joker"):
         assert phrase in phrases
     assert len(phrases) == len(set(phrases))
+
+
+def test_top_of_a_generated_move_names_the_joker():
+    from engine.board import Board
+    from engine.lexicon import Lexicon
+    from engine.movegen import generate_moves
+
+    moves = generate_moves(Board(), "MAISO?S", Lexicon.from_words(["MAISONS", "AIMONS"]))
+    with_joker = next(m for m in moves if m.word.upper() == "MAISONS" and m.jokers_used)
+    joker = next(c for c in with_joker.word if c.islower()).upper()
+    text = texts.top(with_joker)
+    assert f"joker {joker}" in text
+    assert text.startswith(texts.capitalize(texts.points(with_joker.score)) + ". Horizontal.")
+    assert text.endswith(f"{with_joker.score} points.")
+
+
+def test_draw_of_a_game_coup_names_every_new_letter():
+    from engine.game import Game
+
+    game = Game(seed=3)
+    coup = game.draw()
+    text = texts.draw(coup.new_letters, coup.tirage)
+    said, whole = text.split(". ", 1)
+    assert len(said.split(", ")) == len(coup.new_letters) == 7
+    for tile in coup.new_letters:
+        assert texts.new_letter(tile) in said
+    assert whole == texts.capitalize(texts.tirage(coup.tirage)) + "."
