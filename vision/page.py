@@ -37,25 +37,42 @@ def canonical_size(layout: Layout) -> tuple[int, int]:
     return layout.canonical_size(CANON_PX_PER_MM)
 
 
-@lru_cache(maxsize=4)
-def _detector(dictionary: str) -> cv2.aruco.ArucoDetector:
+@lru_cache(maxsize=8)
+def _detector(dictionary: str, thorough: bool) -> cv2.aruco.ArucoDetector:
     params = cv2.aruco.DetectorParameters()
-    params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
-    params.adaptiveThreshWinSizeMax = 53
+    if thorough:  # more thresholding windows: shadows, low contrast
+        params.adaptiveThreshWinSizeMax = 53
     return cv2.aruco.ArucoDetector(aruco_dictionary(dictionary), params)
 
 
-def detect_markers(gray: np.ndarray, layout: Layout) -> dict[int, list[np.ndarray]]:
-    """Marker id → list of detections (4×2 corners, photo pixels)."""
-    scale = min(1.0, DETECT_MAX_SIDE / max(gray.shape))
+def _detect(gray: np.ndarray, layout: Layout, max_side: int, thorough: bool) -> dict[int, list[np.ndarray]]:
+    scale = min(1.0, max_side / max(gray.shape))
     small = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else gray
-    corners, ids, _ = _detector(layout.data["markers"]["dictionary"]).detectMarkers(small)
+    corners, ids, _ = _detector(layout.data["markers"]["dictionary"], thorough).detectMarkers(small)
     found: dict[int, list[np.ndarray]] = {}
     if ids is None:
         return found
     for c, i in zip(corners, ids.ravel(), strict=True):
         if int(i) in layout.marker_ids:
-            found.setdefault(int(i), []).append(c.reshape(4, 2) / scale)
+            pts = (c.reshape(4, 2) / scale).astype(np.float32)
+            if scale < 1:  # refine on the full-resolution photo
+                win = max(2, int(round(1.5 / scale)))
+                crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.05)
+                pts = cv2.cornerSubPix(gray, pts.reshape(-1, 1, 2), (win, win), (-1, -1), crit).reshape(4, 2)
+            found.setdefault(int(i), []).append(pts)
+    return found
+
+
+def detect_markers(gray: np.ndarray, layout: Layout) -> dict[int, list[np.ndarray]]:
+    """Marker id → list of detections (4×2 corners, photo pixels).
+
+    A quick pass on a reduced photo first; a thorough one at higher resolution
+    only when it finds fewer than the four markers."""
+    found = _detect(gray, layout, 1000, False)
+    if len(found) < len(layout.marker_ids):
+        more = _detect(gray, layout, DETECT_MAX_SIDE, True)
+        if len(more) > len(found):
+            found = more
     return found
 
 
