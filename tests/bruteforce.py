@@ -42,49 +42,64 @@ def _word_score(board: Board, squares: list[tuple[int, int]], new: set[tuple[int
     return total * mult
 
 
+def _touches(board: Board, squares: list[tuple[int, int]]) -> bool:
+    for r, c in squares:
+        if board.cells[r][c]:
+            return True
+        for nr, nc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+            if _in(nr, nc) and board.cells[nr][nc]:
+                return True
+    return False
+
+
 def brute_moves(board: Board, tirage: str, words: set[str]) -> set[tuple[str, str, int]]:
-    """Every legal move as (reference, word with jokers lower case, score)."""
+    """Every legal move as (reference, word with jokers lower case, score).
+
+    Tries every span of the grid that is connected to the tiles (or covers H8
+    on an empty grid), every word of that length, every place of the jokers.
+    """
     first = all(cell is None for row in board.cells for cell in row)
     rack = Counter(tirage)
-    found: set[tuple[str, str, int]] = set()
+    by_length: dict[int, list[str]] = {}
     for word in words:
-        n = len(word)
-        for horizontal in (True, False) if not first else (True,):
-            dr, dc = (0, 1) if horizontal else (1, 0)
-            for r in range(SIZE):
-                for c in range(SIZE):
+        by_length.setdefault(len(word), []).append(word)
+    found: set[tuple[str, str, int]] = set()
+    for horizontal in (True, False) if not first else (True,):
+        dr, dc = (0, 1) if horizontal else (1, 0)
+        for r in range(SIZE):
+            for c in range(SIZE):
+                if _in(r - dr, c - dc) and board.cells[r - dr][c - dc]:
+                    continue
+                for n, candidates in by_length.items():
                     er, ec = r + dr * (n - 1), c + dc * (n - 1)
-                    if not _in(er, ec):
-                        continue
-                    if _in(r - dr, c - dc) and board.cells[r - dr][c - dc]:
-                        continue
-                    if _in(er + dr, ec + dc) and board.cells[er + dr][ec + dc]:
+                    if not _in(er, ec) or (_in(er + dr, ec + dc) and board.cells[er + dr][ec + dc]):
                         continue
                     squares = [(r + dr * i, c + dc * i) for i in range(n)]
-                    new_idx = []
-                    ok = True
-                    for i, (rr, cc) in enumerate(squares):
-                        cell = board.cells[rr][cc]
-                        if cell is None:
-                            new_idx.append(i)
-                        elif cell.upper() != word[i]:
-                            ok = False
-                            break
-                    if not ok or not new_idx:
+                    if first and (7, 7) not in squares:
                         continue
-                    needed = Counter(word[i] for i in new_idx)
-                    jokers = rack["?"]
-                    for joker_count in range(min(jokers, len(new_idx)) + 1):
-                        for joker_pos in combinations(new_idx, joker_count):
-                            real = needed.copy()
-                            for i in joker_pos:
-                                real[word[i]] -= 1
-                            if any(rack[ch] < k for ch, k in real.items() if k > 0):
-                                continue
-                            move = _try(board, squares, word, new_idx, set(joker_pos), words, first)
-                            if move is not None:
-                                ref = Ref(r, c, horizontal)
-                                found.add((str(ref), move[0], move[1]))
+                    if not first and not _touches(board, squares):
+                        continue
+                    pattern = [board.cells[rr][cc] for rr, cc in squares]
+                    new_idx = [i for i, cell in enumerate(pattern) if cell is None]
+                    if not new_idx or len(new_idx) > len(tirage):
+                        continue
+                    for word in candidates:
+                        if any(cell and cell.upper() != word[i] for i, cell in enumerate(pattern)):
+                            continue
+                        needed = Counter(word[i] for i in new_idx)
+                        short = sum(max(0, k - rack[ch]) for ch, k in needed.items())
+                        if short > rack["?"]:
+                            continue
+                        for joker_count in range(short, min(rack["?"], len(new_idx)) + 1):
+                            for joker_pos in combinations(new_idx, joker_count):
+                                real = needed.copy()
+                                for i in joker_pos:
+                                    real[word[i]] -= 1
+                                if any(rack[ch] < k for ch, k in real.items() if k > 0):
+                                    continue
+                                move = _try(board, squares, word, new_idx, set(joker_pos), words, first)
+                                if move is not None:
+                                    found.add((str(Ref(r, c, horizontal)), move[0], move[1]))
     return found
 
 
