@@ -72,9 +72,11 @@ class Announcer:
     def __init__(self, settings: SpeechSettings | None = None,
                  cache_dir: str | Path | None = None, *, out_dir: str | Path | None = None,
                  prerender: bool = True, use_mixer: bool = True,
-                 client: WorkerClient | None = None) -> None:
+                 client: WorkerClient | None = None,
+                 cache_limit: int = 200_000_000) -> None:
         self.settings = settings or SpeechSettings()
         self.cache = PhraseCache(cache_dir or default_cache_dir())
+        self.cache_limit = cache_limit
         out = out_dir or Path(tempfile.gettempdir()) / "duplicate-kiosk-annonces"
         self.player = Player(self.settings.output_device, out, use_mixer=use_mixer)
         self._client = client
@@ -246,6 +248,7 @@ class Announcer:
         return entry
 
     def _synth_loop(self) -> None:
+        self.cache.prune(self.cache_limit)
         if self._client is None:
             self._client = WorkerClient(self.settings.use_pyttsx3)
         while True:
@@ -288,6 +291,7 @@ class Announcer:
         cached = self.cache.lookup(entry.voice_text, voice, rate)
         if cached is not None:
             entry.path, entry.engine = str(cached), "cache"
+            self.cache.touch(cached)
         else:
             path = self.cache.path_for(entry.voice_text, voice, rate)
             result = self._client.render(entry.voice_text, path, voice, rate)

@@ -35,6 +35,38 @@ class PhraseCache:
         self._checked.add(path)
         return path
 
+    def prune(self, max_bytes: int = 200_000_000) -> int:
+        """Delete the least recently used renderings beyond ``max_bytes``; return how many.
+
+        Every announcement is kept (a top said twice is free the second time),
+        so without a limit a club's cache would grow by ~15 MB a game.
+        """
+        files = []
+        for wav in self.directory.glob("*.wav"):
+            try:
+                stat = wav.stat()
+            except OSError:
+                continue
+            files.append((max(stat.st_atime, stat.st_mtime), stat.st_size, wav))
+        total = sum(size for _, size, _ in files)
+        removed = 0
+        for _, size, wav in sorted(files):
+            if total <= max_bytes:
+                break
+            wav.unlink(missing_ok=True)
+            wav.with_suffix(".txt").unlink(missing_ok=True)
+            self._checked.discard(wav)
+            total -= size
+            removed += 1
+        return removed
+
+    def touch(self, path: Path) -> None:
+        """Mark a rendering as used now (atime is often not updated by the system)."""
+        try:
+            Path(path).touch()
+        except OSError:
+            pass
+
     def remember(self, path: Path, voice_text: str) -> None:
         """Record a freshly rendered file (and its text beside it, for people)."""
         self._checked.add(Path(path))

@@ -180,3 +180,20 @@ def test_empty_announcement_is_refused(tmp_path):
     with Announcer(FAST, tmp_path / "c", use_mixer=False, prerender=False) as a:
         with pytest.raises(ValueError, match="vide"):
             a.announce("  ")
+
+
+def test_cache_keeps_the_recent_renderings_within_its_limit(tmp_path):
+    import os as _os
+
+    from speech.cache import PhraseCache
+
+    cache = PhraseCache(tmp_path / "c")
+    paths = []
+    for i in range(5):
+        path = cache.path_for(f"phrase {i}", "roa/fr", 150)
+        path.write_bytes(b"x" * 1000)
+        _os.utime(path, (1000 + i, 1000 + i))
+        paths.append(path)
+    cache.touch(paths[0])  # used just now
+    assert cache.prune(max_bytes=2500) == 3
+    assert [p.exists() for p in paths] == [True, False, False, False, True]
