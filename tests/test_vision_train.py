@@ -1,0 +1,74 @@
+"""Training smoke test, the arbiters' crop store, Tesseract's second opinion, calibration."""
+
+import json
+
+import cv2
+import numpy as np
+
+from vision.classifier import MLP, train_mlp
+from vision.layout import Layout
+from vision.learn import load_confirmed, save_confirmed
+from vision.reader import read_bulletin
+from vision.recognise import Recogniser
+from vision.synth import BulletinContent, PhotoEffects, photograph, render_bulletin
+from vision.template import render_page
+from vision.tess import tesseract_char
+from vision.train import CLASSES, collect, train
+
+
+def test_tiny_training_run(tmp_path):
+    fx, fy, wx, wy = collect(3, seed=42)
+    assert len(fx) == len(fy) > 20 and len(wx) == len(wy) > 5
+    model = train_mlp(fx, fy, CLASSES, hidden=16, epochs=3, val_share=0.0)
+    p = model.predict_proba(fx[:5])
+    assert p.shape == (5, len(CLASSES)) and np.allclose(p.sum(1), 1)
+    model.save(tmp_path / "m.npz")
+    again = MLP.load(tmp_path / "m.npz")
+    assert np.allclose(again.predict_proba(fx[:5]), p, atol=1e-5)
+
+
+def test_confirmed_crops_round_trip_and_retrain(tmp_path):
+    data, _ = render_bulletin(BulletinContent(12, "MAISONs", "H4", 70), seed=21)
+    reading = read_bulletin(data)
+    store = tmp_path / "partie.vision"
+    confirmed = {"word": "MAISONs", "ref": "H4", "score": 70, "table": 12}
+    kept = save_confirmed(reading, confirmed, store, enabled=True)
+    expected = sum(len(str(v)) for k, v in confirmed.items() if len(reading.cell_keys[k]) == len(str(v)))
+    assert kept == expected >= 9
+    crops = list(load_confirmed(store))
+    assert len(crops) == kept
+    labels = "".join(label for _, _, label in crops)
+    assert "s" in labels and "H" in labels
+    assert save_confirmed(reading, {"word": "MAISONs"}, tmp_path / "off", enabled=False) == 0
+    chars, circles = train(2, seed=3, out_dir=tmp_path / "model", extra=crops, epochs=2, log=None)
+    assert (tmp_path / "model" / "glyphes.npz").exists()
+    assert Recogniser.load(tmp_path / "model").chars.classes == CLASSES
+
+
+def test_tesseract_reads_a_printed_capital():
+    img = np.zeros((80, 60), np.float32)
+    cv2.putText(img, "K", (8, 66), cv2.FONT_HERSHEY_SIMPLEX, 2.4, 1.0, 6)
+    ys, xs = np.nonzero(img)
+    ch, conf = tesseract_char(img[ys.min():ys.max() + 1, xs.min():xs.max() + 1], "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+    assert ch == "K" and conf > 0.5
+
+
+def test_calibrate_a_marker_less_bulletin(tmp_path):
+    from vision.calibrate import calibrate_image
+
+    layout = Layout.load()
+    data = dict(layout.data)
+    data["markers"] = {"dictionary": "DICT_4X4_50", "items": []}
+    page = render_page(Layout("sans_marqueurs", data), 10)
+    rng = np.random.default_rng(1)
+    fx = PhotoEffects(max_tilt_deg=12, upside_down=0, max_rotation_deg=6, fill=(0.8, 0.9), shadow=0)
+    photo, _ = photograph(cv2.cvtColor(page, cv2.COLOR_GRAY2BGR), rng, fx)
+    measured = calibrate_image(photo, "essai")
+    assert measured["grid"]["rows"] == 3 and measured["grid"]["cols"] == 17
+    assert np.allclose(measured["grid"]["box"], layout.grid_box, atol=0.015)
+    for name in ("table", "ref", "score"):
+        assert np.allclose(measured["fields"][name]["box"][:2], layout.field_box(name)[:2], atol=0.015)
+    assert measured["fields"]["score"]["cells"] == 4
+    path = tmp_path / "essai.json"
+    path.write_text(json.dumps(measured))
+    assert Layout.load(path).grid_shape == (3, 17)
