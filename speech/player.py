@@ -53,6 +53,7 @@ class Player:
         self._sounds: OrderedDict[str, object] = OrderedDict()
         self._files = {lane: _FileLane() for lane in LANES}
         self._written = 0
+        self._session = time.strftime("%Y%m%d-%H%M%S")  # earlier runs are not overwritten
         #: latency of the mixer buffer, to add to "play() called" for the first sample
         self.buffer_latency = 0.0
         if use_mixer:
@@ -113,7 +114,7 @@ class Player:
             return path
         self.out_dir.mkdir(parents=True, exist_ok=True)
         self._written += 1
-        target = self.out_dir / f"{self._written:04d}-{lane}.wav"
+        target = self.out_dir / f"{self._session}-{self._written:04d}-{lane}.wav"
         shutil.copyfile(path, target)
         return str(target)
 
