@@ -96,6 +96,7 @@ class RoomDisplay:
             size = self.window_size or FALLBACK_WINDOW
             surface = pygame.display.set_mode(size, pygame.RESIZABLE)
             self.fullscreen = False
+            pygame.mouse.set_visible(True)
         self.surface = surface
         self.renderer = Renderer(surface)
         self._next_display_check = time.monotonic() + DISPLAY_CHECK_SECONDS
@@ -115,6 +116,26 @@ class RoomDisplay:
         self.fullscreen = True
         pygame.mouse.set_visible(False)
         return surface
+
+    def set_fullscreen(self, on: bool) -> None:
+        """Fullscreen on the chosen display, or back to the window; redraws the last view."""
+        if on == self.fullscreen:
+            return
+        if on:
+            self._last_window = self.window_size or FALLBACK_WINDOW
+            self.window_size = None
+        else:
+            self.window_size = getattr(self, "_last_window", None) or FALLBACK_WINDOW
+        try:
+            pygame.display.quit()  # a new window: SDL may keep the old one's fullscreen size
+            self._open()
+            if self.view is not None:
+                self._draw(self.view, force=True)
+        except pygame.error as exc:
+            self._reopen(f"Bascule plein écran impossible ({exc})")
+
+    def toggle_fullscreen(self) -> None:
+        self.set_fullscreen(not self.fullscreen)
 
     def _reopen(self, reason: str) -> None:
         """Start the video system again and redraw the last view; if even that fails,

@@ -154,3 +154,16 @@ def test_window_size_argument():
     for bad in ("grand", "12x7", "1280"):
         with pytest.raises(argparse.ArgumentTypeError, match="taille"):
             parse_size(bad)
+
+
+def test_toggle_fullscreen_and_back(room):
+    display = room(window_size=(1280, 720))
+    display.show(sample_views()[Screen.COUP])
+    display.toggle_fullscreen()
+    assert display.fullscreen
+    real = pygame.display.get_surface().get_size()
+    assert display.size == real and display.renderer.info.layout.width == real[0]
+    display.toggle_fullscreen()
+    assert not display.fullscreen and display.size == (1280, 720)
+    assert display.renderer.info.layout.width == 1280
+    assert display.notices == []
