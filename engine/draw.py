@@ -115,11 +115,8 @@ def take_from_bag(bag: Counter[str], letters: str) -> None:
     wanted = Counter(letters)
     for ch, n in sorted(wanted.items()):
         if bag[ch] < n:
-            name = "joker" if ch == JOKER else f"lettre {ch}"
-            left = bag[ch]
-            raise DrawError(
-                f"{name} absente du sac : il en reste {left}, {n} demandée{'s' if n > 1 else ''}"
-            )
+            name = "joker absent" if ch == JOKER else f"lettre {ch} absente"
+            raise DrawError(f"{name} du sac : il en reste {bag[ch]}, {n} demandé(s)")
     bag.subtract(wanted)
     bag += Counter()
 
@@ -132,10 +129,15 @@ def split_manual(reliquat: str, typed: str) -> str:
     if len(reliquat) + len(letters) <= RACK_SIZE:
         return letters
     if len(letters) <= RACK_SIZE:
-        rest = Counter(letters)
-        rest.subtract(Counter(reliquat))
-        if all(n >= 0 for n in rest.values()):
-            return "".join(sorted(rest.elements()))
+        kept = Counter(reliquat)
+        new = []
+        for ch in letters:
+            if kept[ch]:
+                kept[ch] -= 1
+            else:
+                new.append(ch)
+        if not +kept:
+            return "".join(new)
         raise DrawError(
             f"le tirage tapé « {letters} » ne contient pas le reliquat « {reliquat} »"
         )

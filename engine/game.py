@@ -15,6 +15,7 @@ from pathlib import Path
 
 from .board import Board, BadReference, Ref
 from .draw import (
+    MAX_REDRAWS,
     DrawError,
     TirageCheck,
     check_tirage,
@@ -170,8 +171,9 @@ class Game:
         if requirement(coup.number, self._pool(coup)) is None:
             self._end_for_letters(coup)
             return coup
-        for attempt in range(1000):
-            rng = random.Random(f"{self.seed}/{coup.number}/{attempt}")
+        for _ in range(MAX_REDRAWS):
+            # One stream per attempt: a redraw after a rejection gives other letters.
+            rng = random.Random(f"{self.seed}/{coup.number}/{len(coup.rejections)}")
             coup.new_letters = draw_letters(self.bag, RACK_SIZE - len(coup.reliquat), rng)
             check = self.check(coup)
             if check.valid or not self.settings.auto_reject:
@@ -303,6 +305,8 @@ class Game:
 
     def _replay_coup(self, number: int, raw: dict) -> None:
         where = f"coup {number}"
+        if self.coups and self.coups[-1].top is None:
+            raise GameFileError(f"coup {number - 1} sans top suivi d'un autre coup")
         if raw.get("number") != number:
             raise GameFileError(f"{where} : numéro {raw.get('number')} inattendu")
         coup = Coup(number, reliquat=self.reliquat)
