@@ -53,7 +53,7 @@ def main() -> int:
 class WorkerClient:
     """Kiosk side: send texts to the worker process, one at a time, with a timeout."""
 
-    def __init__(self, use_pyttsx3: bool = True, timeout: float = 8.0) -> None:
+    def __init__(self, use_pyttsx3: bool = True, timeout: float = 3.0) -> None:
         self.use_pyttsx3 = use_pyttsx3
         self.timeout = timeout
         self.restarts = 0
