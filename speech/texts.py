@@ -104,8 +104,11 @@ def reference(ref: Ref | str) -> str:
 
 
 def points(score: int) -> str:
-    """``70`` → "soixante-dix points"; 0 and 1 take the singular."""
-    return f"{number_words(score)} point{'s' if score > 1 else ''}"
+    """``70`` → "soixante-dix points"; 0 and 1 take the singular; past 999, in digits."""
+    if score < 0:
+        raise ValueError(f"score négatif : {score}")
+    said = number_words(score) if score <= 999 else str(score)
+    return f"{said} point{'s' if score > 1 else ''}"
 
 
 def spell(word: str) -> str:

@@ -110,6 +110,16 @@ def test_top_from_a_move_names_the_joker_letter():
     assert text.endswith("Je répète : EXERCER, 8 D, 12 points.")
 
 
+def test_huge_scores_and_totals_stay_readable():
+    assert texts.points(1200) == "1200 points"
+    assert texts.top(word="AS", ref="A1", score=1200).startswith("1200 points.")
+    from speech.voice import for_voice
+
+    assert "1200" in for_voice(texts.end_of_game(1200))  # espeak-ng reads it in French
+    with pytest.raises(ValueError):
+        texts.points(-1)
+
+
 def test_top_singular_point():
     assert texts.top(word="AS", ref="A1", score=1).startswith("Un point. Horizontal. En A 1.")
 
