@@ -10,6 +10,7 @@ letters or more. Every way of using a joker is its own move.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from operator import attrgetter
 
 from .board import CENTER, PREMIUMS, SIZE, Board, Ref
 from .lexicon import Lexicon
@@ -22,8 +23,13 @@ _LM = [[p.letter_multiplier for p in row] for row in PREMIUMS]
 _WM = [[p.word_multiplier for p in row] for row in PREMIUMS]
 
 
+#: value of a grid character: a tile's value, 0 for a joker (lower case)
+_TILE_VALUE = {**{chr(65 + i): v for i, v in enumerate(_VALUE)}, **{chr(97 + i): 0 for i in range(26)}}
+_REFS = {(r, c, h): Ref(r, c, h) for r in range(SIZE) for c in range(SIZE) for h in (True, False)}
+
+
 def _tile_value(tile: str) -> int:
-    return 0 if tile.islower() else _VALUE[ord(tile) - 65]
+    return _TILE_VALUE[tile]
 
 
 def generate_moves(board: Board, tirage: str, lexicon: Lexicon) -> list[Move]:
@@ -40,7 +46,7 @@ def generate_moves(board: Board, tirage: str, lexicon: Lexicon) -> list[Move]:
         _search(lexicon, cells, counts, True, moves, first=False)
         transposed = [list(col) for col in zip(*cells, strict=True)]
         _search(lexicon, transposed, counts, False, moves, first=False)
-    moves.sort(key=lambda m: (-m.score, str(m.ref), m.word))
+    moves.sort(key=attrgetter("score"), reverse=True)  # stable: ties keep generation order
     return moves
 
 
@@ -73,6 +79,7 @@ def _search(
 ) -> None:
     dawg = lexicon.dawg
     child, dmask, terminal = dawg.child, dawg.mask, dawg.terminal
+    tile_value = _TILE_VALUE
     rack_mask = 0
     for code in range(26):
         if counts[code]:
@@ -149,9 +156,9 @@ def _search(
             for c in range(start, end):
                 tile = cur[c]
                 if line[c] is not None:
-                    main_sum += _tile_value(tile)
+                    main_sum += tile_value[tile]
                     continue
-                v = _tile_value(tile) * lm[c]
+                v = tile_value[tile] * lm[c]
                 main_sum += v
                 mult *= wm[c]
                 if cross_sum[c] >= 0:
@@ -163,7 +170,7 @@ def _search(
             word = "".join(cur[start:end])
             main_score = main_sum * mult
             score = main_score + cross_total + (BINGO_BONUS if len(placed) == RACK_SIZE else 0)
-            ref = Ref(r, start, True) if horizontal else Ref(start, r, False)
+            ref = _REFS[(r, start, True)] if horizontal else _REFS[(start, r, False)]
             out.append(Move(ref, word, tuple(placed), score, ((word, main_score), *extra_words)))
 
         def extend_right(c: int, node: int, anchor: int, rmask: int) -> None:
