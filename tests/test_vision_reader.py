@@ -79,6 +79,7 @@ def test_dark_blurred_blank_and_double_photos():
     fx = PhotoEffects(max_tilt_deg=0, max_rotation_deg=0, upside_down=0, size=(1000, 760), fill=(0.95, 0.95))
     a, _ = render_bulletin(CASES[1], seed=7, effects=fx, jpeg=False)
     b, _ = render_bulletin(CASES[2], seed=8, effects=fx, jpeg=False)
+    b = cv2.resize(b, (a.shape[1], a.shape[0]))
     assert read_bulletin(np.hstack([a, b])).status == PLUSIEURS
 
 

@@ -218,6 +218,14 @@ def _ref_value(text: str) -> str | None:
         return text or None
 
 
+def _parses(ref: object) -> bool:
+    try:
+        Ref.parse(ref)  # type: ignore[arg-type]
+    except BadReference:
+        return False
+    return True
+
+
 def _sens(ref: str | None) -> str | None:
     if not ref:
         return None
@@ -234,11 +242,14 @@ def decode_free(r: Readings) -> Decoded:
     jconf = math.prod(max(x.circled, 1 - x.circled) for x in r.word) if r.word else 1.0
     raccord = "".join(x.best for _, _, x in sorted(r.raccord, key=lambda t: (t[1], t[0]))) or None
     ref = _ref_value(ref_text)
+    ref_conf = _text_confidence(r.ref) if ref_text else 1.0
+    if ref_text and not _parses(ref):
+        ref_conf = 0.0
     return Decoded(
         table=FieldValue(_number(table_text), _text_confidence(r.table)),
         word=FieldValue(word or None, _text_confidence(r.word)),
         jokers=jokers, jokers_confidence=jconf,
-        ref=FieldValue(ref, _text_confidence(r.ref) if ref_text else 1.0),
+        ref=FieldValue(ref, ref_conf),
         score=FieldValue(_number(score_text), _text_confidence(r.score) if score_text else 1.0),
         raccord=raccord, sens=_sens(ref), legal=False, move=None, constrained=False)
 
@@ -306,6 +317,8 @@ def decode(r: Readings, candidates: Iterable[Candidate] | None = None, board: Bo
     ref_field = FieldValue(bref, dict(refs).get(bref, 0.0), refs[:3]) if has_ref else FieldValue(None, 1.0)
     if not has_ref and bmove is not None:
         ref_field = FieldValue(None, 1.0)
+    if has_ref and not _parses(ref_field.value):  # not even a reference: always for the arbiter
+        ref_field.confidence = 0.0
     sens = _sens(bref) or (("h" if bmove.horizontal else "v") if bmove else None)
     if bmove is None:  # not a legal move: kept as read, never trusted without the arbiter
         word_conf = min(word_conf, 0.5 * free.word.confidence)

@@ -9,7 +9,7 @@ stays whole and does not leak into its neighbour.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -46,6 +46,7 @@ class Fields:
     ink: np.ndarray
     darkness: float             # median paper brightness, 0–255
     sharpness: float            # variance of the Laplacian on the written area
+    doubtful: set[str] = field(default_factory=set)  # cells with some ink but not enough for a glyph
 
     @property
     def empty(self) -> bool:
@@ -88,7 +89,8 @@ def _grid_lines(cells: list[tuple[int, int, tuple[int, int, int, int]]]) -> list
 
 
 def _cut(ink: np.ndarray, field: str, cells: list[tuple[int, int, tuple[int, int, int, int]]],
-         region: tuple[int, int, int, int], cell: float, tolerance: float = 0.09) -> dict[tuple[int, int], Glyph]:
+         region: tuple[int, int, int, int], cell: float, tolerance: float = 0.09
+         ) -> tuple[dict[tuple[int, int], Glyph], set[tuple[int, int]]]:
     x0, y0, x1, y1 = region
     h, w = ink.shape
     x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
@@ -108,15 +110,20 @@ def _cut(ink: np.ndarray, field: str, cells: list[tuple[int, int, tuple[int, int
     min_area = max(6, int(cell * cell * 0.004))
     in_band = np.bincount(labels.ravel(), weights=(band > 0).ravel(), minlength=n)
     owner: dict[int, tuple[int, int]] = {}
+    doubtful: set[tuple[int, int]] = set()
     for lab in range(1, n):
         area = stats[lab, cv2.CC_STAT_AREA]
-        if area < min_area or in_band[lab] > 0.7 * area:
+        if area < min_area:
             continue
         cx, cy = cents[lab][0] + x0, cents[lab][1] + y0
-        for r, c, (bx0, by0, bx1, by1) in cells:
-            if bx0 <= cx < bx1 and by0 <= cy < by1:
-                owner[lab] = (r, c)
-                break
+        rc = next(((r, c) for r, c, (bx0, by0, bx1, by1) in cells if bx0 <= cx < bx1 and by0 <= cy < by1), None)
+        if rc is None:
+            continue
+        if in_band[lab] > 0.7 * area:  # leftovers of a printed rule, or a stroke lying on one
+            if area >= 0.03 * cell * cell:
+                doubtful.add(rc)
+            continue
+        owner[lab] = rc
     out: dict[tuple[int, int], Glyph] = {}
     by_cell: dict[tuple[int, int], list[int]] = {}
     for lab, rc in owner.items():
@@ -129,6 +136,8 @@ def _cut(ink: np.ndarray, field: str, cells: list[tuple[int, int, tuple[int, int
         ink_area = float(sum(stats[lab, cv2.CC_STAT_AREA] for lab in labs))
         ys, xs = np.nonzero(keep)
         if ink_area / area < MIN_FILL or (ys.max() - ys.min()) < 0.3 * cell:
+            if ink_area / area >= MIN_FILL / 3 and (ys.max() - ys.min()) >= 0.15 * cell:
+                doubtful.add(rc)  # some ink, too little for a letter: a faint or broken one?
             continue
         strokes = np.where(keep, sub, 0).astype(np.float32)
         crop = strokes[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
@@ -141,7 +150,7 @@ def _cut(ink: np.ndarray, field: str, cells: list[tuple[int, int, tuple[int, int
         sx1, sy1 = min(wx1, strokes.shape[1]), min(wy1, strokes.shape[0])
         window[sy0 - wy0:sy1 - wy0, sx0 - wx0:sx1 - wx0] = strokes[sy0:sy1, sx0:sx1]
         out[rc] = Glyph(field, rc[0], rc[1], crop, window, ink_area / area, cell)
-    return out
+    return out, doubtful - set(out)
 
 
 def cut_fields(bgr: np.ndarray, layout: Layout, tolerance: float = 0.09) -> Fields:
@@ -156,18 +165,20 @@ def cut_fields(bgr: np.ndarray, layout: Layout, tolerance: float = 0.09) -> Fiel
     gx0, gy0, gx1, gy1 = to_px(layout.grid_box, size)
     cell = (gx1 - gx0) / cols
     pad = int(cell * 0.35)
-    grid = _cut(ink, "grid", grid_cells, (gx0 - pad, gy0 - pad, gx1 + pad, gy1 + pad), cell, tolerance)
+    grid, grid_doubt = _cut(ink, "grid", grid_cells, (gx0 - pad, gy0 - pad, gx1 + pad, gy1 + pad), cell, tolerance)
     combs: dict[str, dict[int, Glyph]] = {}
+    doubtful = {f"grid:{r}:{c}" for r, c in grid_doubt}
     for name in layout.data["fields"]:
         cells = [(0, i, to_px(b, size)) for i, b in enumerate(layout.comb_cells(name))]
         fx0, fy0, fx1, fy1 = to_px(layout.field_box(name), size)
         fpad = int(cell * 0.3)
-        got = _cut(ink, name, cells, (fx0 - fpad, fy0 - fpad, fx1 + fpad, fy1 + fpad), cell, tolerance)
+        got, doubt = _cut(ink, name, cells, (fx0 - fpad, fy0 - fpad, fx1 + fpad, fy1 + fpad), cell, tolerance)
         combs[name] = {c: g for (_, c), g in got.items()}
+        doubtful |= {f"{name}:{c}" for _, c in doubt}
     gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
     area = gray[gy0:gy1, gx0:gx1]
     sharp = float(cv2.Laplacian(area, cv2.CV_32F).var())
-    return Fields(grid, combs, ink, paper, sharp)
+    return Fields(grid, combs, ink, paper, sharp, doubtful)
 
 
 def box_px(box: Box, size: tuple[int, int]) -> tuple[int, int, int, int]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -101,6 +102,46 @@ class Style:
     offset: float = 0.12            # random shift inside the cell, fraction of the cell
 
 
+@dataclass(frozen=True)
+class FontStyle:
+    """A writer imitated with a hand-like font: shape from the font, jitter from us."""
+
+    name: str
+    fonts: tuple[str, ...]          # font files; missing ones are skipped
+    pen: tuple[float, float]        # used for circles and strike-outs
+    slant: tuple[float, float]
+    width: tuple[float, float]
+    height: tuple[float, float]
+    weight: tuple[int, int]         # dilation (+) or erosion (-) of the rendered glyph, pixels
+    ink: tuple[int, int, int]
+    offset: float = 0.12
+
+    def available(self) -> tuple[str, ...]:
+        from pathlib import Path
+
+        return tuple(f for f in self.fonts if Path(f).exists())
+
+
+_COMIC = "/usr/share/fonts/opentype/comic-neue/ComicNeue-"
+_ANDIKA = "/usr/share/fonts/truetype/andika/Andika-"
+_DEJAVU = "/usr/share/fonts/truetype/dejavu/DejaVuSans"
+
+TRAIN_FONT_STYLES: list[FontStyle] = [
+    FontStyle("police_comic", tuple(_COMIC + v + ".otf" for v in ("Regular", "Bold", "Light", "Italic", "BoldItalic")),
+              (0.07, 0.1), (-0.1, 0.15), (0.85, 1.15), (0.6, 0.78), (-1, 2), (120, 40, 20)),
+    FontStyle("police_andika", tuple(_ANDIKA + v + ".ttf" for v in ("Regular", "Bold", "Italic")),
+              (0.07, 0.1), (-0.1, 0.15), (0.85, 1.15), (0.6, 0.78), (-1, 2), (30, 30, 30)),
+    FontStyle("police_dejavu", tuple(_DEJAVU + v + ".ttf" for v in ("", "-Bold", "-Oblique", "Condensed")),
+              (0.07, 0.1), (-0.15, 0.1), (0.8, 1.1), (0.6, 0.76), (-1, 2), (150, 70, 30)),
+]
+
+TEST_FONT_STYLES: list[FontStyle] = [
+    FontStyle("test_humor", ("/usr/share/fonts/truetype/humor-sans/Humor-Sans.ttf",),
+              (0.07, 0.1), (-0.08, 0.12), (0.85, 1.1), (0.62, 0.78), (0, 2), (130, 50, 20)),
+    FontStyle("test_breip", ("/usr/share/fonts/truetype/breip/Breip.ttf",),
+              (0.07, 0.1), (-0.05, 0.1), (0.9, 1.15), (0.62, 0.8), (0, 2), (40, 40, 40)),
+]
+
 TRAIN_STYLES: list[Style] = [
     Style("net", (0.07, 0.09), (-0.05, 0.08), (0.6, 0.8), (0.62, 0.75), 0.025, 0.01, 1, 0, (120, 40, 20)),
     Style("penche", (0.08, 0.11), (0.15, 0.28), (0.55, 0.72), (0.6, 0.72), 0.03, 0.015, 2, 1, (30, 30, 30)),
@@ -118,6 +159,8 @@ TEST_STYLES: list[Style] = [
     Style("test_gros", (0.1, 0.14), (-0.05, 0.1), (0.7, 0.9), (0.56, 0.7), 0.04, 0.025, 0, 2, (160, 80, 30)),
 ]
 
+TRAIN_STYLES: list = TRAIN_STYLES + [f for f in TRAIN_FONT_STYLES if f.available()]  # type: ignore[no-redef]
+TEST_STYLES: list = TEST_STYLES + [f for f in TEST_FONT_STYLES if f.available()]  # type: ignore[no-redef]
 STYLES = {s.name: s for s in TRAIN_STYLES + TEST_STYLES}
 
 
@@ -161,9 +204,69 @@ def glyph_strokes(ch: str, style: Style, rng: np.random.Generator) -> list[np.nd
     return strokes
 
 
-def draw_glyph(img: np.ndarray, ch: str, center: tuple[float, float], cell: float, style: Style,
+@lru_cache(maxsize=64)
+def _font(path: str, size: int):
+    from PIL import ImageFont
+
+    return ImageFont.truetype(path, size)
+
+
+def _draw_font_glyph(img: np.ndarray, ch: str, center: tuple[float, float], cell: float, style: FontStyle,
+                     rng: np.random.Generator) -> None:
+    from PIL import Image, ImageDraw
+
+    fonts = style.available()
+    path = fonts[int(rng.integers(len(fonts)))]
+    h = cell * rng.uniform(*style.height)
+    font = _font(path, max(8, int(round(h * 1.45))))
+    x0, y0, x1, y1 = font.getbbox(ch)
+    pad = int(h)
+    canvas = Image.new("L", (x1 - x0 + 2 * pad, y1 - y0 + 2 * pad), 0)
+    ImageDraw.Draw(canvas).text((pad - x0, pad - y0), ch, fill=255, font=font)
+    glyph = np.asarray(canvas, np.float32) / 255
+    gh = max(y1 - y0, 1)
+    scale = h / gh
+    slant = rng.uniform(*style.slant)
+    sx = scale * rng.uniform(*style.width)
+    rot = rng.normal(0, 0.05)
+    cx = center[0] + rng.normal(0, style.offset * cell * 0.5)
+    cy = center[1] + rng.normal(0, style.offset * cell * 0.5)
+    gc = np.array([glyph.shape[1] / 2, glyph.shape[0] / 2])
+    c, s_ = math.cos(rot), math.sin(rot)
+    lin = np.array([[c, -s_], [s_, c]]) @ np.array([[sx, -slant * scale], [0, scale]])
+    m = np.hstack([lin, (np.array([cx, cy]) - lin @ gc)[:, None]]).astype(np.float32)
+    # jitter: a smooth random displacement field makes every copy of a letter different
+    gh_, gw_ = glyph.shape
+    dx = cv2.resize(rng.normal(0, 1.2, (3, 3)).astype(np.float32), (gw_, gh_), interpolation=cv2.INTER_CUBIC)
+    dy = cv2.resize(rng.normal(0, 1.2, (3, 3)).astype(np.float32), (gw_, gh_), interpolation=cv2.INTER_CUBIC)
+    gx, gy = np.meshgrid(np.arange(gw_, dtype=np.float32), np.arange(gh_, dtype=np.float32))
+    glyph = cv2.remap(glyph, gx + dx, gy + dy, cv2.INTER_LINEAR)
+    weight = int(rng.integers(style.weight[0], style.weight[1] + 1))
+    if weight > 0:
+        glyph = cv2.dilate(glyph, np.ones((weight + 1, weight + 1), np.uint8))
+    elif weight < 0:
+        glyph = cv2.erode(glyph, np.ones((2, 2), np.uint8))
+    alpha = cv2.warpAffine(glyph, m, (img.shape[1], img.shape[0]), flags=cv2.INTER_LINEAR)
+    ys, xs = np.nonzero(alpha > 0.01)
+    if len(ys) == 0:
+        return
+    ya, yb, xa, xb = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
+    a = alpha[ya:yb, xa:xb]
+    region = img[ya:yb, xa:xb].astype(np.float32)
+    colour = np.array(style.ink if img.ndim == 3 else (float(np.mean(style.ink)),), np.float32)
+    if img.ndim == 3:
+        region = region * (1 - a[..., None]) + colour * a[..., None]
+    else:
+        region = region * (1 - a) + colour[0] * a
+    img[ya:yb, xa:xb] = np.clip(region, 0, 255).astype(img.dtype)
+
+
+def draw_glyph(img: np.ndarray, ch: str, center: tuple[float, float], cell: float, style: Style | FontStyle,
                rng: np.random.Generator, ink: tuple[int, ...] | None = None) -> None:
     """Draw ``ch`` centred near ``center`` in a cell of ``cell`` pixels (in place)."""
+    if isinstance(style, FontStyle):
+        _draw_font_glyph(img, ch, center, cell, style, rng)
+        return
     h = cell * rng.uniform(*style.height)
     pen = max(1, round(h * rng.uniform(*style.pen)))
     cx = center[0] + rng.normal(0, style.offset * cell * 0.5)

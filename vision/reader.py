@@ -113,6 +113,21 @@ class BulletinReading:
         }
 
 
+def _doubtful_fields(fields: Fields, groups, word_row: int) -> list[str]:
+    """Fields with a cell holding faint ink (a letter or digit possibly missed)."""
+    names = []
+    for key in sorted(fields.doubtful):
+        name = key.split(":")[0]
+        if name != "grid":
+            names.append(name)
+            continue
+        _, row, col = key.split(":")
+        cols = [r.col for r in groups.word]
+        if int(row) == word_row and cols and min(cols) - 1 <= int(col) <= max(cols) + 1:
+            names.append("word")
+    return sorted(set(names))
+
+
 def _cell_keys(groups) -> dict[str, list[str]]:
     return {"word": [r.key for r in groups.word], "ref": [r.key for r in groups.ref],
             "score": [r.key for r in groups.score], "table": [r.key for r in groups.table],
@@ -186,6 +201,9 @@ def read_bulletin(source: str | Path | bytes | np.ndarray, candidates: Iterable 
         cands = [c if isinstance(c, Candidate) else Candidate.of(c) for c in candidates] if candidates is not None else None
         decoded = decode(groups, cands, board, tables)
         flagged = _flags(decoded, threshold)
+        for name in _doubtful_fields(fields, groups, layout.word_row):
+            if name not in flagged:
+                flagged.append(name)
         status = A_VERIFIER if flagged else OK
         crossed = sum(r.crossed for r in readings if r.key.startswith("grid:"))
         return BulletinReading(

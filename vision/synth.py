@@ -16,7 +16,16 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from .glyphs import STYLES, TEST_STYLES, TRAIN_STYLES, Style, draw_circle, draw_glyph, draw_strike
+from .glyphs import (
+    STYLES,
+    TEST_STYLES,
+    TRAIN_STYLES,
+    FontStyle,
+    Style,
+    draw_circle,
+    draw_glyph,
+    draw_strike,
+)
 from .layout import Layout, to_px
 from .template import render_page
 
@@ -85,8 +94,8 @@ def _blank(name: str, px_per_mm: float) -> np.ndarray:
     return page
 
 
-def _style(style: str | Style | None, rng: np.random.Generator, held_out: bool) -> Style:
-    if isinstance(style, Style):
+def _style(style: str | Style | FontStyle | None, rng: np.random.Generator, held_out: bool) -> Style:
+    if isinstance(style, Style | FontStyle):
         return style
     if style:
         return STYLES[style]
@@ -98,7 +107,7 @@ def _cell_centre(box: tuple[int, int, int, int]) -> tuple[float, float]:
     return (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
 
 
-def write_bulletin(content: BulletinContent, style: Style, rng: np.random.Generator,
+def write_bulletin(content: BulletinContent, style: Style | FontStyle, rng: np.random.Generator,
                    layout: Layout | None = None, mistakes: Mistakes | None = None,
                    px_per_mm: float = PX_PER_MM) -> tuple[np.ndarray, GroundTruth]:
     """The filled bulletin, flat and upright (BGR), and what is on it."""
@@ -260,7 +269,7 @@ def random_content(rng: np.random.Generator) -> BulletinContent:
     return BulletinContent(int(rng.integers(1, 200)), word, ref, int(rng.integers(2, 400)))
 
 
-def render_bulletin(content: BulletinContent, style: str | Style | None = None, seed: int = 0,
+def render_bulletin(content: BulletinContent, style: str | Style | FontStyle | None = None, seed: int = 0,
                     effects: PhotoEffects | None = None, jpeg: bool = True,
                     mistakes: Mistakes | None = None,
                     held_out: bool = True) -> tuple[bytes | np.ndarray, GroundTruth]:
