@@ -127,6 +127,66 @@ def loop_with_speech(count: int = 10, rate: int = 220, cache_dir: str | None = N
     return result
 
 
+def first_sample_latency(disk_file: str, count: int = 10, cache_dir: str | None = None) -> dict:
+    """Request → first loud sample written by SDL's *disk* audio driver (run under it).
+
+    The driver writes one 512-sample buffer at a time, paced in real time, so
+    a byte offset in the file is a moment: ``start + offset / bytes_per_second``.
+    The file is written through a stdio buffer (4 KB, 93 ms), so its size seen
+    from outside lags; a thread notes the size every 2 ms and ``start`` is
+    taken from the marks right after a flush (``min(t - size / rate)`` over the
+    second before the request), which also follows the driver's slow drift.
+    """
+    import threading
+
+    import numpy as np
+
+    cache_dir = cache_dir or tempfile.mkdtemp(prefix="speech-latency-")
+    marks: list[tuple[float, int]] = []
+    done = threading.Event()
+
+    def watch() -> None:
+        while not done.is_set():
+            try:
+                marks.append((time.perf_counter(), os.path.getsize(disk_file)))
+            except OSError:
+                pass
+            time.sleep(0.002)
+
+    results: dict[str, list[float]] = {"appel": [], "tirage": []}
+    rng = random.Random(11)
+    with Announcer(SpeechSettings(), cache_dir) as announcer:
+        frequency, size, channels = __import__("pygame").mixer.get_init()
+        bytes_per_second = frequency * channels * abs(size) // 8
+        announcer.prerendered.wait(120)
+        threading.Thread(target=watch, daemon=True).start()
+        for i in range(2 * count):
+            time.sleep(0.3)
+            size_before = os.path.getsize(disk_file)
+            if i % 2 == 0:
+                kind, entry = "appel", announcer.call(["chrono", "terminé"][i % 4 // 2])
+            else:
+                tirage = random_tirage(rng)
+                kind, entry = "tirage", announcer.draw(tirage[:3], tirage)
+            while entry.started is None and entry.state not in ("erreur", "muette"):
+                time.sleep(0.001)
+            time.sleep(0.35)
+            data = open(disk_file, "rb").read()[size_before:]
+            samples = np.frombuffer(data[: len(data) // 2 * 2], dtype="<i2")
+            loud = np.flatnonzero(np.abs(samples.astype(np.int32)) > 200)
+            if loud.size:
+                offset = size_before + 2 * int(loud[0])
+                near = [t - size / bytes_per_second for t, size in marks
+                        if entry.requested - 1.0 <= t <= entry.requested + 0.3]
+                if near:
+                    when = min(near) + offset / bytes_per_second
+                    results[kind].append(1000 * (when - entry.requested))
+            announcer.stop()
+            announcer.wait_idle(5)
+        done.set()
+    return results
+
+
 def _subprocess_json(code: str, env: dict) -> dict:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          env=env, timeout=300, check=True)
@@ -204,6 +264,22 @@ def main() -> int:
         print(f"moteur de synthèse : {announcer.engine}"
               + (f" — {announcer.last_error}" if announcer.last_error else ""))
         announcer.close()
+
+    with tempfile.TemporaryDirectory(prefix="speech-disk-") as tmp:
+        env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="disk",
+                   SDL_DISKAUDIOFILE=str(Path(tmp) / "son.raw"), PYGAME_HIDE_SUPPORT_PROMPT="1")
+        root = str(Path(__file__).resolve().parent.parent)
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH", "")) if p)
+        measured = _subprocess_json(
+            "import json; from speech.bench import first_sample_latency as f; "
+            f"print(json.dumps(f({str(Path(tmp) / 'son.raw')!r})))", env)
+    for kind, goal in (("appel", 100), ("tirage", 300)):
+        values = measured[kind]
+        if values:
+            label = "appel en cache" if kind == "appel" else "tirage nouveau"
+            print(f"{label}, mesuré sur la sortie son (pilote disk) : {_ms(values)} "
+                  f"[{len(values)} mesures] (objectif ≤ {goal} ms)")
+            failed |= percentile(values, 95) > goal
 
     base, speech = frame_impact()
     b, s = frame_summary(base["frames_ms"]), frame_summary(speech["frames_ms"])

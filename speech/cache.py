@@ -11,6 +11,9 @@ from pathlib import Path
 
 from . import wavcheck
 
+#: Bumped when renderings change (v2: leading silence cut), so old files are not reused.
+VERSION = 2
+
 
 class PhraseCache:
     def __init__(self, directory: str | Path) -> None:
@@ -19,7 +22,7 @@ class PhraseCache:
         self._checked: set[Path] = set()
 
     def path_for(self, voice_text: str, voice: str, rate: int) -> Path:
-        key = hashlib.sha1(f"{voice}|{int(rate)}|{voice_text}".encode()).hexdigest()[:20]
+        key = hashlib.sha1(f"v{VERSION}|{voice}|{int(rate)}|{voice_text}".encode()).hexdigest()[:20]
         return self.directory / f"{key}.wav"
 
     def lookup(self, voice_text: str, voice: str, rate: int) -> Path | None:

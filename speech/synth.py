@@ -110,6 +110,7 @@ class Renderer:
                 except Exception as exc:
                     problem = f"erreur pyttsx3 : {exc}"
                 if problem is None:
+                    wavcheck.trim_leading_silence(tmp)
                     tmp.replace(path)
                     self.failures_in_row = 0
                     return RenderResult(str(path), PYTTSX3, attempts,
@@ -128,5 +129,6 @@ class Renderer:
         problem = wavcheck.problem(path, text, rate, reference)
         if problem is not None:
             raise RuntimeError(f"synthèse impossible : {problem}")
+        wavcheck.trim_leading_silence(path)
         return RenderResult(str(path), ESPEAK_CLI, attempts, time.perf_counter() - start,
                             wavcheck.read_info(path).duration, error)

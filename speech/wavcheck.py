@@ -106,3 +106,30 @@ def problem(path: str | Path, text: str, rate: int,
             return (f"parole de {info.voiced:.2f} s au lieu de {reference:.2f} s "
                     "(débit perdu ou rendu tronqué)")
     return None
+
+
+def trim_leading_silence(path: str | Path, keep: float = 0.01) -> float:
+    """Cut the silence espeak-ng puts before the voice (45–55 ms), keeping ``keep`` seconds.
+
+    A call must be heard within 100 ms of the key press; that silence was half
+    of it. Returns the seconds removed.
+    """
+    path = Path(path)
+    with wave.open(str(path), "rb") as w:
+        params = w.getparams()
+        data = w.readframes(w.getnframes())
+    if params.sampwidth != 2 or params.nchannels != 1:
+        return 0.0
+    samples = np.frombuffer(data[: len(data) // 2 * 2], dtype="<i2")
+    loud = np.flatnonzero(np.abs(samples.astype(np.int32)) > VOICE_LEVEL)
+    cut = int(loud[0]) - int(keep * params.framerate) if loud.size else 0
+    if cut <= 0:
+        return 0.0
+    tmp = path.with_name(path.name + ".trim.tmp")
+    with wave.open(str(tmp), "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(params.framerate)
+        w.writeframes(samples[cut:].tobytes())
+    tmp.replace(path)
+    return cut / params.framerate

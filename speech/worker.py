@@ -166,6 +166,7 @@ class WorkerClient:
         problem = wavcheck.problem(path, text, rate)
         if problem is not None:
             raise RuntimeError(f"synthèse impossible : {problem}")
+        wavcheck.trim_leading_silence(path)
         self.engine = ESPEAK_CLI
         why = self.last_error or "pyttsx3 non utilisé"
         return RenderResult(str(path), ESPEAK_CLI, 0, time.perf_counter() - start,

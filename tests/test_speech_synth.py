@@ -131,3 +131,17 @@ def test_first_rendering_of_a_fresh_worker_keeps_its_rate(tmp_path):
             client.close()
         assert result.engine == PYTTSX3, (i, result.error)
         assert abs(wavcheck.read_info(tmp_path / f"{i}.wav").voiced - reference) < 0.05
+
+
+def test_rendering_starts_with_the_voice_not_silence(renderer, tmp_path):
+    """A call is heard within 100 ms: espeak-ng's ~45 ms of leading silence is cut."""
+    for make in (lambda p: renderer.render("Chrono", p, rate=150),
+                 lambda p: Renderer(use_pyttsx3=False).render("Chrono", p, rate=150)):
+        path = tmp_path / "c.wav"
+        make(path)
+        with wave.open(str(path)) as w:
+            head = w.readframes(int(0.02 * w.getframerate()))
+        loud = [i for i in range(0, len(head), 2)
+                if abs(int.from_bytes(head[i:i + 2], "little", signed=True)) > 200]
+        assert loud, "no voice in the first 20 ms"
+        assert wavcheck.problem(path, "Chrono", 150) is None
