@@ -76,6 +76,9 @@ def test_dark_blurred_blank_and_double_photos():
     assert read_bulletin(cv2.GaussianBlur(photo, (0, 0), 14)).status == FLOUE
     blank, _ = render_bulletin(BulletinContent(None, "", None, None), seed=6)
     assert read_bulletin(blank).status == VIERGE
+    only_table, _ = render_bulletin(BulletinContent(23, "", None, None), seed=6)
+    reading = read_bulletin(only_table)
+    assert reading.status == VIERGE and reading.bulletin()["blanc"] is True
     fx = PhotoEffects(max_tilt_deg=0, max_rotation_deg=0, upside_down=0, size=(1000, 760), fill=(0.95, 0.95))
     a, _ = render_bulletin(CASES[1], seed=7, effects=fx, jpeg=False)
     b, _ = render_bulletin(CASES[2], seed=8, effects=fx, jpeg=False)

@@ -1,1 +1,29 @@
-"""Reading photographed bulletins: page, fields, characters, decoding against the game."""
+"""Reading photographed bulletins: page, fields, characters, decoding against the game.
+
+For the kiosk::
+
+    from vision import BulletinContent, render_bulletin, read_bulletin, CoupContext, correct_reading
+
+    # a virtual player's bulletin, photographed (JPEG bytes) with its ground truth
+    jpeg, truth = render_bulletin(BulletinContent(table=12, word="MAISONs", ref="H4", score=70),
+                                  style="test_vif", seed=3)
+
+    # read it against the legal moves of coup 5 of a saved game
+    context = CoupContext.from_game("partie.json", 5)          # once per coup
+    reading = read_bulletin(jpeg, context.candidates, context.board)
+    reading.status          # "ok", "a_verifier", "illisible", "bulletin_non_trouve", ...
+    reading.bulletin()      # {"table": 12, "word": "MAISONs", "ref": "H4", "raccord": None,
+                            #  "score": 70, "sens": "h"}  (engine.bulletin JSON shape)
+    reading.to_dict()       # the JSON line of ``python -m vision lire --json``
+    correct_reading(reading, context)   # engine.correction decision, as a dict
+
+Stages, one module each: ``load`` → ``page`` → ``fields`` → ``recognise`` (+ ``tess``)
+→ ``decode`` → ``reader``; ``learn`` keeps arbiter-confirmed crops for ``train``.
+"""
+
+from .coup import CoupContext, correct_reading
+from .reader import BulletinReading, read_bulletin
+from .synth import BulletinContent, render_bulletin
+
+__all__ = ["BulletinContent", "BulletinReading", "CoupContext", "correct_reading", "read_bulletin",
+           "render_bulletin"]

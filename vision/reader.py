@@ -198,6 +198,10 @@ def read_bulletin(source: str | Path | bytes | np.ndarray, candidates: Iterable 
             from .tess import second_opinion
             second_opinion(readings, {g.key: g for g in glyphs})
         groups = group_readings(readings, layout.word_row)
+        if not (groups.word or groups.ref or groups.score or groups.raccord):
+            reading = _failure(VIERGE, photo, "seul le numéro de table est écrit" if groups.table else "", start)
+            reading.table = decode(groups, None, None, tables).table if groups.table else None
+            return reading
         cands = [c if isinstance(c, Candidate) else Candidate.of(c) for c in candidates] if candidates is not None else None
         decoded = decode(groups, cands, board, tables)
         flagged = _flags(decoded, threshold)
