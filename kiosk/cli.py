@@ -168,7 +168,8 @@ def _run_room(session, args, autopilot_factory=None, out_dir: Path | None = None
                       out_dir=(out_dir / "son") if out_dir else None)
     autopilot = autopilot_factory(machine) if autopilot_factory else None
     try:
-        run_window(machine, room, voice, autopilot, out_dir)
+        run_window(machine, room, voice, autopilot, out_dir,
+                   linger=8.0 if autopilot is not None else None)
     finally:
         voice.close()
         room.close()
@@ -239,7 +240,7 @@ def _run_demo(session, out_dir: Path, *, sans_ecran: bool, accelere: bool, photo
         else:
             room = _open_room(args)
             try:
-                run_window(machine, room, voice, autopilot, out_dir, pace=0.0)
+                run_window(machine, room, voice, autopilot, out_dir, pace=0.0, linger=1.0)
             finally:
                 room.close()
             csv_path = out_dir / "resultats.csv"

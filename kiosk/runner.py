@@ -26,8 +26,7 @@ FPS = 30
 def screen_key(machine: Machine) -> tuple:
     coup = machine.session.coup
     return (coup.number if coup else 0, machine.step, machine.flash_rejet is not None,
-            machine.mode, machine.step == "correction" and machine.arbiter_screen,
-            bool(machine.step == "correction" and machine.pending()))
+            machine.mode, machine.step == "correction" and machine.arbiter_screen)
 
 
 def screenshot_name(machine: Machine, kind: str, suffix: str = "") -> str:
@@ -96,11 +95,14 @@ def run_headless(machine: Machine, autopilot, voice, out_dir: Path,
     surface = pygame.Surface(size)
     output = Output(machine, voice)
     last = None
+    most_waiting = 0  # the correction screen is saved when the most bulletins wait
     for _ in range(max_actions):
         key = screen_key(machine)
-        if key != last:
+        waiting = len(machine.pending()) if machine.step == "correction" else 0
+        if key != last or waiting > most_waiting:
             kind = compose(machine, surface)
             pygame.image.save(surface, str(out_dir / screenshot_name(machine, kind)))
+            most_waiting = waiting if key == last else 0
             last = key
         if machine.step == "correction" and not machine.pending() and \
                 not machine.session.missing_tables(machine.session.coup.number):
@@ -116,9 +118,15 @@ def run_headless(machine: Machine, autopilot, voice, out_dir: Path,
 
 
 def run_window(machine: Machine, room, voice, autopilot=None, out_dir: Path | None = None,
-               pace: float = 0.5, poll_other_stations: float = 0.5) -> None:
-    """The kiosk in the room: keys in, frames out, until the juge-arbitre quits (Échap)."""
+               pace: float = 0.5, poll_other_stations: float = 0.5,
+               linger: float | None = None) -> None:
+    """The kiosk in the room: keys in, frames out, until the juge-arbitre quits (Échap).
+
+    With an autopilot (the demo) and ``linger`` set, the window closes by itself
+    ``linger`` seconds after the end of the game, once the voice is silent.
+    """
     output = Output(machine, voice, room)
+    close_at: float | None = None
     next_action = time.monotonic() + pace
     next_sync = 0.0
     last_key = None
@@ -142,7 +150,11 @@ def run_window(machine: Machine, room, voice, autopilot=None, out_dir: Path | No
                 autopilot = None
                 if out_dir is not None:
                     write_results(machine, out_dir)
+                if linger is not None:
+                    close_at = now + linger
             next_action = now + pace
+        if close_at is not None and now >= close_at and not voice.busy:
+            output.quit = True
         output.apply(machine.take_effects())
         key = screen_key(machine)
         overlay = machine.mode or machine.message or (machine.step == "correction"
