@@ -208,17 +208,14 @@ def _search(
 
         prefix: list[str] = []
 
-        def lay_prefix(anchor: int, old_length: int) -> None:
-            # The left part ends just before the anchor: each new letter shifts it left.
-            n = len(prefix)
-            for i in range(n):
-                cur[anchor - n + i] = prefix[i]
-            for c in range(anchor - old_length, anchor - n):
-                cur[c] = None
-
         def left_part(node: int, anchor: int, limit: int, rmask: int) -> None:
-            state["start"] = anchor - len(prefix)
-            extend_right(anchor, node, anchor, rmask)
+            # Only try the anchor when some available letter can go on it from here.
+            if dmask[node] & cross_mask[anchor] & (ALL if counts[26] else rmask):
+                # The left part ends just before the anchor. Squares left of the
+                # word may keep stale letters: record() reads only the word's span.
+                state["start"] = anchor - len(prefix)
+                cur[state["start"]:anchor] = prefix
+                extend_right(anchor, node, anchor, rmask)
             if limit == 0:
                 return
             joker = counts[26] > 0
@@ -232,18 +229,14 @@ def _search(
                 if counts[code]:
                     counts[code] -= 1
                     prefix.append(chr(65 + code))
-                    lay_prefix(anchor, len(prefix) - 1)
                     left_part(nxt, anchor, limit - 1, rmask if counts[code] else rmask & ~low)
                     prefix.pop()
-                    lay_prefix(anchor, len(prefix) + 1)
                     counts[code] += 1
                 if joker:
                     counts[26] -= 1
                     prefix.append(chr(97 + code))
-                    lay_prefix(anchor, len(prefix) - 1)
                     left_part(nxt, anchor, limit - 1, rmask)
                     prefix.pop()
-                    lay_prefix(anchor, len(prefix) + 1)
                     counts[26] += 1
 
         for a in range(SIZE):
