@@ -287,15 +287,15 @@ def cmd_lire(args) -> int:
         line = {"photo": photo.name, "statut": data["status"], "message": data["message"]}
         print(json.dumps(line, ensure_ascii=False) if args.json else
               f"{photo.name} : {data['status']} — {data['message']} — {read}")
-    print(f"{len(photos)} photo(s) lue(s) pour le coup {coup}, {len(others)} fichier(s) ignoré(s) ; "
-          "à confirmer sur l'écran de correction")
+    print(f"{len(photos)} photo(s) lue(s) pour le coup {coup}, "
+          f"{len(others)} fichier(s) ignoré(s) ; à confirmer sur l'écran de correction")
     session.journal.close()
     return status
 
 
 def cmd_export(args) -> int:
-    from .runner import write_results
     from .machine import Machine
+    from .runner import write_results
 
     path = _game_file(args.partie)
     session = _open_session(path, args.lexique, station="export")
@@ -341,7 +341,8 @@ def build_parser() -> argparse.ArgumentParser:
     def screen_options(p):
         p.add_argument("--ecran", type=int, default=None, metavar="N",
                        help="numéro de l'écran de salle (plein écran, 0 par défaut)")
-        p.add_argument("--fenetre", action="store_true", help="dans une fenêtre, pas en plein écran")
+        p.add_argument("--fenetre", action="store_true",
+                       help="dans une fenêtre, pas en plein écran")
 
     p = sub.add_parser("nouvelle", help="commencer une nouvelle partie")
     p.add_argument("--lexique", metavar="LISTE", help="liste de mots (un mot par ligne) ; "

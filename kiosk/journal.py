@@ -129,7 +129,8 @@ class Journal:
             raise JournalError(f"{path} n'est pas un fichier de partie du kiosque")
         if meta.get("version") != str(VERSION):
             conn.close()
-            raise JournalError(f"{path} : version {meta.get('version')} du journal non prise en charge")
+            raise JournalError(f"{path} : version {meta.get('version')} du journal "
+                               "non prise en charge")
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA synchronous=FULL")
         return cls(path, conn, station)
@@ -154,8 +155,9 @@ class Journal:
         conn = self._conn
         conn.execute("BEGIN IMMEDIATE")
         try:
-            cursor = conn.execute("INSERT INTO events (kind, data, station, at) VALUES (?, ?, ?, ?)",
-                                  (kind, text, self.station, time.time()))
+            cursor = conn.execute(
+                "INSERT INTO events (kind, data, station, at) VALUES (?, ?, ?, ?)",
+                (kind, text, self.station, time.time()))
             conn.execute("COMMIT")
         except BaseException:
             conn.execute("ROLLBACK")
@@ -166,7 +168,8 @@ class Journal:
         rows = self._conn.execute(
             "SELECT seq, kind, data, station FROM events WHERE seq > ? ORDER BY seq", (after,))
         try:
-            return [Event(seq, kind, json.loads(data), station) for seq, kind, data, station in rows]
+            return [Event(seq, kind, json.loads(data), station)
+                    for seq, kind, data, station in rows]
         except json.JSONDecodeError as exc:
             raise JournalError(f"fichier de partie endommagé : {self.path} (événement illisible)") \
                 from exc

@@ -304,7 +304,11 @@ class Machine:
         if self._record("etape", {"step": "annonce"}) is None:
             return
         form = texts.LetterForm.PAYS if self.config.blitz else texts.LetterForm.PAYS_LETTRE
-        self._say(f"{texts.coup(coup.number)}. {texts.draw(coup.new_letters, coup.tirage, form)}")
+        if coup.new_letters:
+            letters = texts.draw(coup.new_letters, coup.tirage, form)
+        else:  # the bag is empty: the reliquat alone is the tirage
+            letters = f"Plus de lettres dans le sac. {texts.capitalize(texts.tirage(coup.tirage))}."
+        self._say(f"{texts.coup(coup.number)}. {letters}")
 
     def start_manual(self) -> None:
         coup = self.session.coup
@@ -331,7 +335,8 @@ class Machine:
             return
         self.flash_rejet = None
         if not data.get("valid", True):
-            self.message = f"{data.get('reason')} : R pour le rejeter, Espace pour l'annoncer quand même"
+            self.message = (f"{data.get('reason')} : R pour le rejeter, "
+                            "Espace pour l'annoncer quand même")
 
     def reject(self, reason: str = "rejeté par le juge-arbitre") -> None:
         coup = self.session.coup

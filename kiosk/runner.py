@@ -86,35 +86,70 @@ def toggle_fullscreen(room) -> None:
         room.notices.append(f"bascule plein écran impossible ({exc})")
 
 
+class Snapshots:
+    """Which frames of a demo are kept as PNG: each new screen, the correction screen when the
+    most bulletins wait, and once more when everything is confirmed."""
+
+    def __init__(self, out_dir: Path) -> None:
+        self.out_dir = Path(out_dir)
+        self.out_dir.mkdir(parents=True, exist_ok=True)
+        self.last: tuple | None = None
+        self.most_waiting = 0
+        self.done: tuple | None = None
+
+    def names(self, machine: Machine, kind: str) -> list[str]:
+        """The files the current frame must be saved as (usually none)."""
+        key = screen_key(machine)
+        correcting = machine.step == "correction"
+        waiting = len(machine.pending()) if correcting else 0
+        names = []
+        if key != self.last or waiting > self.most_waiting:
+            names.append(screenshot_name(machine, kind))
+            self.most_waiting = waiting if key == self.last else 0
+            self.last = key
+        if correcting and not waiting and self.done != key and \
+                not machine.session.missing_tables(machine.session.coup.number):
+            names.append(screenshot_name(machine, kind, "-fin"))
+            self.done = key
+        return names
+
+    def save(self, machine: Machine, surface: pygame.Surface, draw: bool = True) -> None:
+        """Save the frame if it is one to keep; ``draw`` composes it first (headless)."""
+        names = self.names(machine, frame_kind(machine))
+        if names and draw:
+            compose(machine, surface)
+        for name in names:
+            pygame.image.save(surface, str(self.out_dir / name))
+
+
+def countdown_text(machine: Machine) -> str:
+    c = machine.countdown
+    return "" if c is None else f"{c.remaining(machine.clock()):.0f}{c.paused}"
+
+
+def frame_kind(machine: Machine) -> str:
+    """What :func:`kiosk.screens.compose` would draw, without drawing it."""
+    if machine.step == "correction" and machine.arbiter_screen:
+        return "correction"
+    return room_view(machine).screen.value
+
+
 def run_headless(machine: Machine, autopilot, voice, out_dir: Path,
                  size: tuple[int, int] = HEADLESS_SIZE, max_actions: int = 100_000) -> Path:
     """Play the demo to its end without a window; every new screen is saved as a PNG."""
-    out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
     pygame.font.init()
     surface = pygame.Surface(size)
     output = Output(machine, voice)
-    last = None
-    most_waiting = 0  # the correction screen is saved when the most bulletins wait
+    snapshots = Snapshots(out_dir)
     for _ in range(max_actions):
-        key = screen_key(machine)
-        waiting = len(machine.pending()) if machine.step == "correction" else 0
-        if key != last or waiting > most_waiting:
-            kind = compose(machine, surface)
-            pygame.image.save(surface, str(out_dir / screenshot_name(machine, kind)))
-            most_waiting = waiting if key == last else 0
-            last = key
-        if machine.step == "correction" and not machine.pending() and \
-                not machine.session.missing_tables(machine.session.coup.number):
-            kind = compose(machine, surface)
-            pygame.image.save(surface, str(out_dir / screenshot_name(machine, kind, "-fin")))
+        snapshots.save(machine, surface)
         if not autopilot.act():
             break
         output.apply(machine.take_effects())
     output.apply(machine.take_effects())
     compose(machine, surface)
-    pygame.image.save(surface, str(out_dir / screenshot_name(machine, "fin")))
-    return write_results(machine, out_dir)
+    pygame.image.save(surface, str(Path(out_dir) / screenshot_name(machine, "fin")))
+    return write_results(machine, Path(out_dir))
 
 
 def run_window(machine: Machine, room, voice, autopilot=None, out_dir: Path | None = None,
@@ -126,10 +161,11 @@ def run_window(machine: Machine, room, voice, autopilot=None, out_dir: Path | No
     ``linger`` seconds after the end of the game, once the voice is silent.
     """
     output = Output(machine, voice, room)
+    snapshots = Snapshots(out_dir) if out_dir is not None else None
     close_at: float | None = None
     next_action = time.monotonic() + pace
     next_sync = 0.0
-    last_key = None
+    drawn = None  # what the last composed frame showed: unchanged frames are not redrawn
     clock = pygame.time.Clock()
     while not output.quit:
         for event in room.pump_events():
@@ -156,18 +192,20 @@ def run_window(machine: Machine, room, voice, autopilot=None, out_dir: Path | No
         if close_at is not None and now >= close_at and not voice.busy:
             output.quit = True
         output.apply(machine.take_effects())
-        key = screen_key(machine)
         overlay = machine.mode or machine.message or (machine.step == "correction"
                                                       and machine.arbiter_screen)
         if overlay:
-            if room.surface is not None:
+            signature = (screen_key(machine), machine.message, machine.buffer, machine.cursor,
+                         machine.edit_field, machine.session.applied, countdown_text(machine))
+            if room.surface is not None and signature != drawn:
+                drawn = signature
                 compose(machine, room.surface)
                 pygame.display.flip()
                 if room.renderer is not None:
                     room.renderer.view = None  # the next room frame is a full redraw
         else:
+            drawn = None
             room.show(room_view(machine))
-        if key != last_key and out_dir is not None and room.surface is not None:
-            room.screenshot(out_dir / screenshot_name(machine, key[1]))
-            last_key = key
+        if snapshots is not None and room.surface is not None:
+            snapshots.save(machine, room.surface, draw=False)
         clock.tick(FPS)

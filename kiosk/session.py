@@ -95,7 +95,8 @@ class Session:
         if sha and sha != lexicon.sha256:
             raise SessionError(
                 "cette partie a été commencée avec une autre liste de mots "
-                f"(empreinte {sha[:12]}…, liste chargée {lexicon.sha256[:12]}… : {lexicon.source}) ; "
+                f"(empreinte {sha[:12]}…, liste chargée {lexicon.sha256[:12]}… : "
+                f"{lexicon.source}) ; "
                 "reprise refusée : relancez avec la même liste (--lexique)")
         self.rebuild()
 
@@ -200,7 +201,8 @@ class Session:
         """The correction the engine proposes for a bulletin of ``coup``."""
         b = Bulletin.from_dict(bulletin)
         c = self.game.coups[coup - 1]
-        told = self.results.invalid_words_not_told(b.table) if b.table in self.results.players else ()
+        known = b.table in self.results.players
+        told = self.results.invalid_words_not_told(b.table) if known else ()
         return correct(self.game.board_before(coup), c.tirage, self.lexicon, b,
                        invalid_words_not_told=told)
 
@@ -293,7 +295,8 @@ class Session:
             data.update(coup=number, word=move.word, ref=str(move.ref), score=move.score)
         match = [m for m in moves if m.word == data["word"] and str(m.ref) == data["ref"]]
         if not match:
-            raise SessionError(f"top {data['word']} {data['ref']} introuvable parmi les coups légaux")
+            raise SessionError(f"top {data['word']} {data['ref']} introuvable "
+                               "parmi les coups légaux")
         self.game.play(match[0])
         self.results.add_top(match[0].word, str(match[0].ref), match[0].score)
         self.step = "top"

@@ -11,7 +11,6 @@ PY=.venv/bin/python
 if ! $PY -c "import kiosk.cli" 2>/dev/null; then
   exec $PY -m engine play --seed 1
 fi
-export KIOSK_PARTIES="${KIOSK_PARTIES:-$PWD/out/parties}"
 if [ -n "${DISPLAY:-}" ] && [ "${SDL_VIDEODRIVER:-}" != "dummy" ]; then
   exec $PY -m kiosk demo --rapide --fenetre --coups 10 "$@"
 elif command -v xvfb-run >/dev/null 2>&1; then
