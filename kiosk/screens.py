@@ -43,10 +43,17 @@ def draw_arbiter(machine: Machine, surface: pygame.Surface) -> None:
     y += _text(surface, f"{len(machine.pending())} bulletin(s) à confirmer · {missing} joueur(s) "
                "sans résultat · Entrée : confirmer · E : modifier · O : top à tous les restants",
                (line, y), int(line * 0.8), theme.TEXT_DIM, w - 2 * line) + line // 2
-    columns = [0.0, 0.1, 0.17, 0.37, 0.47, 0.56, 0.68]
+    columns = [0.0, 0.04, 0.16, 0.39, 0.52, 0.64, 0.76, 1.0]
+    usable = w - 2 * line
+
+    def cell(i: int, text: str, colour, size: int = line) -> None:
+        left = line + int(columns[i] * usable)
+        width = int((columns[i + 1] - columns[i]) * usable) - line // 2
+        _text(surface, text, (left, y), size, colour, width)
+
     heads = ["", *[FIELD_NAMES[n] for n in EDITABLE], "décision", "motifs"]
-    for x, head in zip(columns, heads, strict=True):
-        _text(surface, head, (line + int(x * (w - 2 * line)), y), line, theme.TEXT_DIM)
+    for i, head in enumerate(heads):
+        cell(i, head, theme.TEXT_DIM)
     y += int(line * 1.4)
     for row in arbiter_rows(machine):
         if y > h - 3 * line:
@@ -54,15 +61,13 @@ def draw_arbiter(machine: Machine, surface: pygame.Surface) -> None:
         if row.selected:
             pygame.draw.rect(surface, SELECTED, (line // 2, y - 2, w - line, int(line * 1.3)))
         colour = theme.ACCENT if row.label == "à confirmer" else theme.TEXT
-        _text(surface, "●" if row.label == "à confirmer" else row.label[:6],
-              (line, y), line, colour)
-        for x, cell in zip(columns[1:5], row.fields, strict=True):
-            text = cell.text if cell.confidence is None else f"{cell.text} ({cell.confidence:.0%})"
-            _text(surface, text, (line + int(x * (w - 2 * line)), y), line,
-                  LOW if cell.low else theme.TEXT, int(0.1 * w) if x < 0.3 else int(0.19 * w))
-        _text(surface, row.decision, (line + int(columns[5] * (w - 2 * line)), y), line, colour)
-        _text(surface, row.reasons or row.status, (line + int(columns[6] * (w - 2 * line)), y),
-              int(line * 0.8), theme.TEXT_DIM, int(0.3 * w))
+        cell(0, "●" if row.label == "à confirmer" else "✓", colour)
+        for i, field in enumerate(row.fields, start=1):
+            text = field.text if field.confidence is None else \
+                f"{field.text} ({field.confidence:.0%})"
+            cell(i, text, LOW if field.low else theme.TEXT)
+        cell(5, row.decision, colour)
+        cell(6, row.reasons or row.status, theme.TEXT_DIM, int(line * 0.8))
         y += int(line * 1.35)
 
 

@@ -127,7 +127,8 @@ def arbiter_rows(machine: Machine) -> list[ArbiterRow]:
         b = entry.bulletin
         values = {"table": table, "word": b.word if b else (entry.decision.placement.word
                                                             if entry.decision.placement else ""),
-                  "ref": b.ref if b else entry.decision.ref, "score": b.score if b else ""}
+                  "ref": b.ref if b else entry.decision.ref,
+                  "score": b.score if b else entry.decision.score}
         cells = tuple(FieldCell(FIELD_NAMES[n], _field_text(n, values[n]), None, False)
                       for n in EDITABLE)
         rows.append(ArbiterRow(entry.source, cells,

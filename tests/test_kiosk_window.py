@@ -1,0 +1,74 @@
+"""The room window loop under SDL's dummy driver: the demo's autopilot plays through the real
+RoomDisplay, keys typed in the window reach the machine, and quitting asks first."""
+
+import os
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+
+import pygame
+import pytest
+
+from display.window import DisplayEvent, RoomDisplay
+from engine.lexicon import Lexicon
+from kiosk.cli import main
+from kiosk.demo import Autopilot, VirtualClock, players
+from kiosk.journal import Journal, last_game
+from kiosk.machine import Machine
+from kiosk.runner import run_window
+from kiosk.session import Config, Session
+from kiosk.voice import FileVoice
+
+
+@pytest.fixture(scope="module")
+def lexicon():
+    return Lexicon.load()
+
+
+def test_demo_in_the_window_with_screenshots(tmp_path, lexicon):
+    config = Config(seed=3, seconds=10, warning=5, players=players(), max_coups=2)
+    journal = Journal.create(tmp_path / "d.partie", {"lexicon_sha256": lexicon.sha256},
+                             first=("partie", config.to_dict()))
+    clock = VirtualClock()
+    machine = Machine(Session(journal, lexicon), clock)
+    autopilot = Autopilot(machine, tmp_path, photos=False, advance=clock.advance)
+    voice = FileVoice(tmp_path, cache_dir=tmp_path / "cache")
+    room = RoomDisplay.open(window_size=(640, 360))
+    try:
+        run_window(machine, room, voice, autopilot, tmp_path, pace=0.0, linger=0.0)
+    finally:
+        room.close()
+    assert machine.step == "fin"
+    shots = sorted(p.name for p in tmp_path.glob("*.png"))
+    for expected in ("coup01-1-coup.png", "coup01-3-coup.png", "coup01-5-annonce.png",
+                     "coup01-6-correction-a-confirmer.png", "coup01-6-correction-fin.png",
+                     "coup02-5-annonce.png", "fin-classement.png"):
+        assert expected in shots
+    assert pygame.image.load(str(tmp_path / "fin-classement.png")).get_size() == (640, 360)
+    assert (tmp_path / "resultats.csv").read_text(encoding="utf-8").count("\n") == 17
+    assert voice.spoken[1:4] == ["Chrono", "Cinq secondes", "Terminé"]
+
+
+def test_nouvelle_keys_from_the_window_and_quit_confirmation(tmp_path, lexicon, monkeypatch):
+    monkeypatch.setenv("KIOSK_PARTIES", str(tmp_path))
+    (tmp_path / "joueurs.csv").write_text("table;nom\n1;Anne\n2;Bruno\n", encoding="utf-8")
+    script = [[DisplayEvent("key", "h", "h")], [DisplayEvent("key", "h", "h")],
+              [DisplayEvent("key", "space", " ")], [DisplayEvent("key", "space", " ")],
+              [DisplayEvent("quit")], [DisplayEvent("key", "n", "n")],
+              [DisplayEvent("key", "escape")], [DisplayEvent("key", "o", "o")]]
+    seen = []
+
+    def pump(self):
+        seen.append(self.size)
+        return script.pop(0) if script else [DisplayEvent("key", "escape"),
+                                             DisplayEvent("key", "o", "o")]
+
+    monkeypatch.setattr(RoomDisplay, "pump_events", pump)
+    code = main(["nouvelle", "--fenetre", "--temps", "2:00", "--graine", "9",
+                 "--joueurs", str(tmp_path / "joueurs.csv")])
+    assert code == 0 and not script
+    assert seen[0] == (1280, 720)
+    session = Session(Journal.open(last_game()), lexicon)
+    assert session.config.seconds == 120 and session.config.seed == 9
+    assert sorted(session.results.players) == [1, 2]
+    assert session.step == "annonce"  # two spaces: tirage, then its announcement
+    assert [e.kind for e in session.journal.events()] == ["partie", "tirage", "etape"]
