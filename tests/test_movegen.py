@@ -8,8 +8,9 @@ from bruteforce import brute_moves
 
 from engine.board import Board, Ref
 from engine.lexicon import DEFAULT_LIST, Lexicon
-from engine.movegen import generate_moves, top_moves
 from engine.move import Move
+from engine.movegen import generate_moves, top_moves
+from engine.tiles import COUNTS
 
 WORDS = "MAISON MAISONS AISON AS SA ON NO OS SI IS MA MAIS AMI AMIS SAISON ZONE ZONES KA".split()
 
@@ -52,7 +53,8 @@ def test_two_triple_word_squares_multiply_by_nine():
     lex = Lexicon.from_words(["ZONAIENT", "ZO"])
     board = put(Board(), "A3", "N")
     moves = generate_moves(board, "ZOAIENT", lex)
-    # A1 and A8 are mot triple. Z(10) O N(1, on board) A I E N T: squares A1..A8, new tiles on A1 (MT) and A8 (MT);
+    # A1 and A8 are mot triple. Z(10) O N(1, on board) A I E N T on A1..A8,
+    # new tiles on A1 (MT) and A8 (MT);
     # A4 is lettre double under A: 10+1+1+2+1+1+1+1 = 18, × 9 = 162, 7 tiles: +50
     assert find(moves, "A1", "ZONAIENT").score == 162 + 50
 
@@ -134,7 +136,7 @@ def test_generator_matches_brute_force_on_random_positions(seed):
     words = _small_lexicon(seed)
     lex = Lexicon.from_words(words)
     rng = random.Random(seed)
-    tiles = list("AAAAAAAAABBCCDDDEEEEEEEEEEEEEEEFFGGHHIIIIIIIIJKLLLLLMMMNNNNNNOOOOOOPPQRRRRRRSSSSSSTTTTTTUUUUUUVVWXYZ")
+    tiles = [letter for letter, count in COUNTS.items() if letter != "?" for _ in range(count)]
     board = Board()
     compared = 0
     for step in range(14):

@@ -4,8 +4,16 @@ from vision.decode import Candidate, decode, group_readings
 from vision.recognise import ALLOWED, CharReading
 
 
-def cell(key: str, col: int, best: str, p: float = 0.9, second: str | None = None, p2: float = 0.0,
-         circled: float = 0.02, row: int = 1) -> CharReading:
+def cell(
+    key: str,
+    col: int,
+    best: str,
+    p: float = 0.9,
+    second: str | None = None,
+    p2: float = 0.0,
+    circled: float = 0.02,
+    row: int = 1,
+) -> CharReading:
     field = key.split(":")[0]
     allowed = ALLOWED[field]
     rest = (1 - p - p2) / (len(allowed) - 1 - (second is not None))
@@ -21,8 +29,15 @@ def word_cells(word: str, start: int = 2, overrides: dict | None = None) -> list
     out = []
     for i, ch in enumerate(word):
         kw = overrides.get(i, {})
-        out.append(cell(f"grid:1:{start + i}", start + i, ch.upper(),
-                        circled=0.95 if ch.islower() else 0.02, **kw))  # noqa: B026
+        out.append(
+            cell(
+                f"grid:1:{start + i}",
+                start + i,
+                ch.upper(),
+                circled=0.95 if ch.islower() else 0.02,
+                **kw,
+            )
+        )  # noqa: B026
     return out
 
 
@@ -32,8 +47,12 @@ def comb(field: str, text: str, overrides: dict | None = None) -> list[CharReadi
 
 
 MOVES = [
-    Candidate("H4", "MAISONS", 70), Candidate("H4", "MAISONs", 68), Candidate("4H", "MAISONS", 74),
-    Candidate("H8", "RAISONS", 66), Candidate("B2", "SAISON", 30), Candidate("H3", "OISEAU", 20),
+    Candidate("H4", "MAISONS", 70),
+    Candidate("H4", "MAISONs", 68),
+    Candidate("4H", "MAISONS", 74),
+    Candidate("H8", "RAISONS", 66),
+    Candidate("B2", "SAISON", 30),
+    Candidate("H3", "OISEAU", 20),
 ]
 
 
@@ -67,7 +86,9 @@ def test_wrong_score_stays_as_written():
 
 def test_illegal_word_is_kept_as_read_with_low_confidence():
     sure = {i: {"p": 0.98} for i in range(7)}
-    readings = group_readings(word_cells("ZYTHUMS", overrides=sure) + comb("ref", "H4") + comb("score", "70"))
+    readings = group_readings(
+        word_cells("ZYTHUMS", overrides=sure) + comb("ref", "H4") + comb("score", "70")
+    )
     d = decode(readings, MOVES)
     assert d.word.value == "ZYTHUMS" and not d.legal
     assert d.move is None and d.word.confidence < 0.99

@@ -13,7 +13,8 @@ def test_written_cells_are_found():
     total = wrong = 0
     for seed in range(8):
         content = random_content(np.random.default_rng(seed))
-        photo, truth = render_bulletin(content, seed=seed, jpeg=False)
+        style = ("test_vif", "test_serre", "test_gros", "test_humor")[seed % 4]
+        photo, truth = render_bulletin(content, style=style, seed=seed, jpeg=False)
         fields = cut_fields(find_page(photo, layout).image, layout)
         got = {g.key for g in fields.all()}
         total += len(truth.cells)
@@ -22,14 +23,30 @@ def test_written_cells_are_found():
     assert wrong / total < 0.02
 
 
+def test_faint_thin_writing_is_reported():
+    layout = Layout.load()
+    content = random_content(np.random.default_rng(0))
+    photo, truth = render_bulletin(content, style="test_breip", seed=0, jpeg=False)  # blurred, thin pen
+    fields = cut_fields(find_page(photo, layout).image, layout)
+    got = {g.key for g in fields.all()}
+    missed = set(truth.cells) - got
+    assert len(missed) <= 0.25 * len(truth.cells)
+    assert missed <= fields.doubtful and got <= set(truth.cells)
+
+
 def test_letters_across_borders_are_found_or_reported():
     layout = Layout.load()
     mistakes = Mistakes(across_border=1.0, crossed_out=0.0)  # every letter straddles a cell line
     found = total = 0
     widths = []
     for seed in range(1, 7):
-        photo, truth = render_bulletin(BulletinContent(3, "CHEVAL", "8D", 22), style="test_vif", seed=seed,
-                                       jpeg=False, mistakes=mistakes)
+        photo, truth = render_bulletin(
+            BulletinContent(3, "CHEVAL", "8D", 22),
+            style="test_vif",
+            seed=seed,
+            jpeg=False,
+            mistakes=mistakes,
+        )
         fields = cut_fields(find_page(photo, layout).image, layout)
         want = {k for k in truth.cells if k.startswith("grid:")}
         got = {f"grid:{r}:{c}" for r, c in fields.grid}

@@ -30,7 +30,11 @@ def test_top_of_a_coup_is_read_and_corrected(game_file):
     data, _ = render_bulletin(BulletinContent(4, top.word, str(top.ref), top.score), seed=1)
     reading = read_bulletin(data, context.candidates, context.board)
     assert reading.legal
-    assert (reading.word.value, reading.ref.value, reading.score.value) == (top.word, str(top.ref), top.score)
+    assert (reading.word.value, reading.ref.value, reading.score.value) == (
+        top.word,
+        str(top.ref),
+        top.score,
+    )
     decision = correct_reading(reading, context)
     assert decision["outcome"] == "ok" and decision["score"] == top.score
 
@@ -40,12 +44,43 @@ def test_cli_with_game(game_file, tmp_path):
 
     top = Game.load(game_file).coups[4].top
     photo = tmp_path / "b.jpg"
-    photo.write_bytes(render_bulletin(BulletinContent(8, top.word, str(top.ref), top.score + 2), seed=2)[0])
-    out = subprocess.run([sys.executable, "-m", "vision", "lire", str(photo), "--game", str(game_file),
-                          "--coup", "5", "--json"], capture_output=True, text=True, timeout=120)
+    photo.write_bytes(
+        render_bulletin(BulletinContent(8, top.word, str(top.ref), top.score + 2), seed=2)[0]
+    )
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "vision",
+            "lire",
+            str(photo),
+            "--game",
+            str(game_file),
+            "--coup",
+            "5",
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     d = json.loads(out.stdout.splitlines()[0])
     assert d["word"]["value"] == top.word and d["score"]["value"] == top.score + 2
     assert d["correction"]["outcome"] == "avertissement"  # score miscounted, reference right
-    bad = subprocess.run([sys.executable, "-m", "vision", "lire", str(photo), "--game", str(tmp_path / "x.json"),
-                          "--coup", "5"], capture_output=True, text=True, timeout=60)
+    bad = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "vision",
+            "lire",
+            str(photo),
+            "--game",
+            str(tmp_path / "x.json"),
+            "--coup",
+            "5",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert bad.returncode == 2 and "partie illisible" in bad.stderr

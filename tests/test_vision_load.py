@@ -17,7 +17,9 @@ def _jpeg(img: np.ndarray, quality: int = 90) -> bytes:
     return buf.tobytes()
 
 
-@pytest.mark.parametrize("data", [b"", b"not an image at all, just text" * 3, b"\x89PNG\r\n\x1a\n" + b"\0" * 40])
+@pytest.mark.parametrize(
+    "data", [b"", b"not an image at all, just text" * 3, b"\x89PNG\r\n\x1a\n" + b"\0" * 40]
+)
 def test_not_an_image_is_illisible(data):
     with pytest.raises(VisionError) as err:
         load_image(data)

@@ -4,11 +4,11 @@ import cv2
 import numpy as np
 import pytest
 
+from vision.glyphs import TEST_STYLES
 from vision.layout import Layout
 from vision.page import find_page, from_contour, layout_similarity
 from vision.status import NON_TROUVE, PLUSIEURS, VisionError
 from vision.synth import BulletinContent, PhotoEffects, photograph, render_bulletin, write_bulletin
-from vision.glyphs import TEST_STYLES
 
 CONTENT = BulletinContent(12, "MAISONs", "H4", 70)
 
@@ -35,8 +35,9 @@ def test_upside_down_photo_is_turned_back():
 
 @pytest.mark.parametrize("seed", [0, 2, 5])
 def test_largest_quadrilateral_fallback(seed):
-    photo, truth = render_bulletin(CONTENT, seed=seed, jpeg=False,
-                                   effects=PhotoEffects(upside_down=0.5, shadow=0.0))
+    photo, truth = render_bulletin(
+        CONTENT, seed=seed, jpeg=False, effects=PhotoEffects(upside_down=0.5, shadow=0.0)
+    )
     gray = cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY)
     page = from_contour(photo, gray, Layout.load())
     assert page is not None and page.method == "contour"
@@ -54,7 +55,9 @@ def test_no_bulletin():
 def test_two_bulletins_in_one_photo():
     rng = np.random.default_rng(3)
     paper, _ = write_bulletin(CONTENT, TEST_STYLES[0], rng)
-    fx = PhotoEffects(max_tilt_deg=0, max_rotation_deg=0, upside_down=0, size=(1000, 800), fill=(0.95, 0.95))
+    fx = PhotoEffects(
+        max_tilt_deg=0, max_rotation_deg=0, upside_down=0, size=(1000, 800), fill=(0.95, 0.95)
+    )
     one, _ = photograph(paper, rng, fx)
     two, _ = photograph(paper, rng, fx)
     if one.shape != two.shape:

@@ -14,15 +14,26 @@ from vision.status import FLOUE, ILLISIBLE, NON_TROUVE, OK, PLUSIEURS, SOMBRE, V
 from vision.synth import BulletinContent, PhotoEffects, render_bulletin
 
 MOVES = [
-    Candidate("H4", "MAISONS", 70), Candidate("H4", "MAISONs", 64), Candidate("4H", "MAISONS", 74),
-    Candidate("H8", "RAISONS", 66), Candidate("B2", "SAISON", 30), Candidate("H3", "OISEAU", 20),
-    Candidate("C3", "ZEBRE", 45), Candidate("C3", "ZEBREs", 43), Candidate("12A", "QUARTZ", 88),
-    Candidate("K5", "JOUET", 33), Candidate("5K", "JOUETS", 39), Candidate("O1", "WAX", 41),
+    Candidate("H4", "MAISONS", 70),
+    Candidate("H4", "MAISONs", 64),
+    Candidate("4H", "MAISONS", 74),
+    Candidate("H8", "RAISONS", 66),
+    Candidate("B2", "SAISON", 30),
+    Candidate("H3", "OISEAU", 20),
+    Candidate("C3", "ZEBRE", 45),
+    Candidate("C3", "ZEBREs", 43),
+    Candidate("12A", "QUARTZ", 88),
+    Candidate("K5", "JOUET", 33),
+    Candidate("5K", "JOUETS", 39),
+    Candidate("O1", "WAX", 41),
 ]
 CASES = [
-    BulletinContent(12, "MAISONS", "H4", 70), BulletinContent(7, "ZEBREs", "C3", 43),
-    BulletinContent(31, "QUARTZ", "12A", 88), BulletinContent(5, "JOUETS", "5K", 39),
-    BulletinContent(118, "WAX", "O1", 41), BulletinContent(64, "MAISONs", "H4", 64),
+    BulletinContent(12, "MAISONS", "H4", 70),
+    BulletinContent(7, "ZEBREs", "C3", 43),
+    BulletinContent(31, "QUARTZ", "12A", 88),
+    BulletinContent(5, "JOUETS", "5K", 39),
+    BulletinContent(118, "WAX", "O1", 41),
+    BulletinContent(64, "MAISONs", "H4", 64),
 ]
 
 
@@ -62,7 +73,10 @@ def test_bad_inputs_give_a_status_never_an_exception(tmp_path):
     assert read_bulletin(b"GIF89a garbage garbage garbage").status == ILLISIBLE
     data, _ = render_bulletin(CASES[0], seed=4)
     assert read_bulletin(data[: len(data) // 2]).status == ILLISIBLE
-    assert read_bulletin(cv2.imencode(".png", np.zeros((1, 1), np.uint8))[1].tobytes()).status == ILLISIBLE
+    assert (
+        read_bulletin(cv2.imencode(".png", np.zeros((1, 1), np.uint8))[1].tobytes()).status
+        == ILLISIBLE
+    )
     assert read_bulletin(tmp_path / "absent.jpg").status == ILLISIBLE
     assert read_bulletin(np.zeros((0, 0, 3), np.uint8)).status == ILLISIBLE
     rng = np.random.default_rng(0)
@@ -79,7 +93,9 @@ def test_dark_blurred_blank_and_double_photos():
     only_table, _ = render_bulletin(BulletinContent(23, "", None, None), seed=6)
     reading = read_bulletin(only_table)
     assert reading.status == VIERGE and reading.bulletin()["blanc"] is True
-    fx = PhotoEffects(max_tilt_deg=0, max_rotation_deg=0, upside_down=0, size=(1000, 760), fill=(0.95, 0.95))
+    fx = PhotoEffects(
+        max_tilt_deg=0, max_rotation_deg=0, upside_down=0, size=(1000, 760), fill=(0.95, 0.95)
+    )
     a, _ = render_bulletin(CASES[1], seed=7, effects=fx, jpeg=False)
     b, _ = render_bulletin(CASES[2], seed=8, effects=fx, jpeg=False)
     b = cv2.resize(b, (a.shape[1], a.shape[0]))
@@ -98,8 +114,12 @@ def test_cli_lire_json_lines(tmp_path):
     photo.write_bytes(render_bulletin(CASES[0], seed=10)[0])
     junk = tmp_path / "b2.jpg"
     junk.write_text("pas une image")
-    out = subprocess.run([sys.executable, "-m", "vision", "lire", str(photo), str(junk), "--json"],
-                         capture_output=True, text=True, timeout=120)
+    out = subprocess.run(
+        [sys.executable, "-m", "vision", "lire", str(photo), str(junk), "--json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     lines = [json.loads(line) for line in out.stdout.splitlines()]
     assert [d["photo"] for d in lines] == [str(photo), str(junk)]
     assert lines[0]["status"] in ("ok", "a_verifier") and lines[0]["word"]["value"]

@@ -38,7 +38,12 @@ def test_template_300_dpi_and_grey_strip():
 def test_export_assets(tmp_path):
     files = export_assets(tmp_path)
     names = {p.name for p in files}
-    assert {"bulletin_A6.pdf", "bulletin_A6.png", "bulletin_A5.pdf", "bulletin_A5_planche_A4.pdf"} <= names
+    assert {
+        "bulletin_A6.pdf",
+        "bulletin_A6.png",
+        "bulletin_A5.pdf",
+        "bulletin_A5_planche_A4.pdf",
+    } <= names
     assert (tmp_path / "bulletin_A6.pdf").read_bytes()[:4] == b"%PDF"
 
 
@@ -56,7 +61,9 @@ def test_generator_is_seeded_and_tells_the_truth():
     assert a == b and a != c
     assert a[:2] == b"\xff\xd8"
     assert truth.jokers == [6] and truth.style == "test_vif"
-    row = sorted((int(k.split(":")[2]), v) for k, v in truth.cells.items() if k.startswith("grid:1:"))
+    row = sorted(
+        (int(k.split(":")[2]), v) for k, v in truth.cells.items() if k.startswith("grid:1:")
+    )
     letters = [v for _, v in row if v != "#"]
     assert "".join(letters) == "MAISONs"
     assert sorted(v for k, v in truth.cells.items() if k.startswith("table")) == ["1", "2"]

@@ -33,7 +33,9 @@ def test_confirmed_crops_round_trip_and_retrain(tmp_path):
     store = tmp_path / "partie.vision"
     confirmed = {"word": "MAISONs", "ref": "H4", "score": 70, "table": 12}
     kept = save_confirmed(reading, confirmed, store, enabled=True)
-    expected = sum(len(str(v)) for k, v in confirmed.items() if len(reading.cell_keys[k]) == len(str(v)))
+    expected = sum(
+        len(str(v)) for k, v in confirmed.items() if len(reading.cell_keys[k]) == len(str(v))
+    )
     assert kept == expected >= 9
     crops = list(load_confirmed(store))
     assert len(crops) == kept
@@ -49,7 +51,9 @@ def test_tesseract_reads_a_printed_capital():
     img = np.zeros((80, 60), np.float32)
     cv2.putText(img, "K", (8, 66), cv2.FONT_HERSHEY_SIMPLEX, 2.4, 1.0, 6)
     ys, xs = np.nonzero(img)
-    ch, conf = tesseract_char(img[ys.min():ys.max() + 1, xs.min():xs.max() + 1], "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+    ch, conf = tesseract_char(
+        img[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1], "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    )
     assert ch == "K" and conf > 0.5
 
 
@@ -67,7 +71,9 @@ def test_calibrate_a_marker_less_bulletin(tmp_path):
     assert measured["grid"]["rows"] == 3 and measured["grid"]["cols"] == 17
     assert np.allclose(measured["grid"]["box"], layout.grid_box, atol=0.015)
     for name in ("table", "ref", "score"):
-        assert np.allclose(measured["fields"][name]["box"][:2], layout.field_box(name)[:2], atol=0.015)
+        assert np.allclose(
+            measured["fields"][name]["box"][:2], layout.field_box(name)[:2], atol=0.015
+        )
     assert measured["fields"]["score"]["cells"] == 4
     path = tmp_path / "essai.json"
     path.write_text(json.dumps(measured))

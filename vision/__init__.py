@@ -25,5 +25,11 @@ from .coup import CoupContext, correct_reading
 from .reader import BulletinReading, read_bulletin
 from .synth import BulletinContent, render_bulletin
 
-__all__ = ["BulletinContent", "BulletinReading", "CoupContext", "correct_reading", "read_bulletin",
-           "render_bulletin"]
+__all__ = [
+    "BulletinContent",
+    "BulletinReading",
+    "CoupContext",
+    "correct_reading",
+    "read_bulletin",
+    "render_bulletin",
+]

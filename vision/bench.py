@@ -88,16 +88,23 @@ def make_cases(n: int, seed: int = 7) -> list[Case]:
 
 
 def _truth(content: BulletinContent) -> dict:
-    return {"table": content.table, "word": content.word.upper(),
-            "jokers": [i for i, ch in enumerate(content.word) if ch.islower()],
-            "ref": content.ref, "score": content.score}
+    return {
+        "table": content.table,
+        "word": content.word.upper(),
+        "jokers": [i for i, ch in enumerate(content.word) if ch.islower()],
+        "ref": content.ref,
+        "score": content.score,
+    }
 
 
 def _got(reading: BulletinReading) -> dict:
-    return {"table": reading.table.value if reading.table else None,
-            "word": (reading.word.value or "").upper() if reading.word else None,
-            "jokers": reading.jokers, "ref": reading.ref.value if reading.ref else None,
-            "score": reading.score.value if reading.score else None}
+    return {
+        "table": reading.table.value if reading.table else None,
+        "word": (reading.word.value or "").upper() if reading.word else None,
+        "jokers": reading.jokers,
+        "ref": reading.ref.value if reading.ref else None,
+        "score": reading.score.value if reading.score else None,
+    }
 
 
 def _flagged(reading: BulletinReading, name: str) -> bool:
@@ -106,18 +113,28 @@ def _flagged(reading: BulletinReading, name: str) -> bool:
     return name in reading.flagged
 
 
-def evaluate(cases: list[Case], constrained: bool, threshold: float, tesseract: bool = False,
-             photos: dict | None = None) -> dict:
+def evaluate(
+    cases: list[Case],
+    constrained: bool,
+    threshold: float,
+    tesseract: bool = False,
+    photos: dict | None = None,
+) -> dict:
     right = {f: 0 for f in FIELDS}
     whole = silent = flagged = 0
+    by_style: dict[str, list[int]] = {}
     times: list[float] = []
     silent_examples = []
     for case in cases:
         data = photos[case.seed]
         t = time.perf_counter()
-        reading = read_bulletin(data, case.candidates if constrained else None,
-                                case.board if constrained else None, threshold=threshold,
-                                tesseract=tesseract)
+        reading = read_bulletin(
+            data,
+            case.candidates if constrained else None,
+            case.board if constrained else None,
+            threshold=threshold,
+            tesseract=tesseract,
+        )
         times.append(time.perf_counter() - t)
         truth, got = _truth(case.content), _got(reading)
         ok_all = True
@@ -127,9 +144,12 @@ def evaluate(cases: list[Case], constrained: bool, threshold: float, tesseract: 
             ok_all &= good
             if not good and not _flagged(reading, f):
                 silent += 1
-                silent_examples.append({"seed": case.seed, "field": f, "truth": truth[f], "read": got[f]})
+                silent_examples.append(
+                    {"seed": case.seed, "field": f, "truth": truth[f], "read": got[f]}
+                )
         whole += ok_all
         flagged += reading.status != "ok"
+        by_style.setdefault(case.style, []).append(int(ok_all))
     n = max(len(cases), 1)
     return {
         "bulletins": len(cases),
@@ -140,12 +160,15 @@ def evaluate(cases: list[Case], constrained: bool, threshold: float, tesseract: 
         "flagged_share": round(flagged / n, 4),
         "seconds_per_bulletin": round(statistics.mean(times), 3) if times else 0.0,
         "silent_examples": silent_examples[:10],
+        "whole_by_style": {k: round(sum(v) / len(v), 3) for k, v in sorted(by_style.items())},
     }
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Banc d'essai de la lecture des bulletins.")
-    parser.add_argument("--n", type=int, default=100, help="nombre de photos (300 pour la mesure complète)")
+    parser.add_argument(
+        "--n", type=int, default=100, help="nombre de photos (300 pour la mesure complète)"
+    )
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--seuil", type=float, default=FLAG_THRESHOLD)
     parser.add_argument("--tesseract", action="store_true")
@@ -154,17 +177,25 @@ def main(argv: list[str] | None = None) -> int:
     start = time.perf_counter()
     cases = make_cases(args.n, args.seed)
     photos = {c.seed: render_bulletin(c.content, style=c.style, seed=c.seed)[0] for c in cases}
-    print(f"{len(cases)} photos générées (styles de test : {', '.join(s.name for s in TEST_STYLES)}) "
-          f"en {time.perf_counter() - start:.0f} s")
+    print(
+        f"{len(cases)} photos générées (styles de test : {', '.join(s.name for s in TEST_STYLES)}) "
+        f"en {time.perf_counter() - start:.0f} s"
+    )
     results = []
     for constrained in (True, False):
         r = evaluate(cases, constrained, args.seuil, args.tesseract, photos)
         results.append(r)
         label = "avec les coups légaux" if constrained else "sans contrainte"
         acc = " ".join(f"{k}={v:.1%}" for k, v in r["accuracy"].items())
-        print(f"[{label}] {acc} | bulletin entier {r['whole_bulletin']:.1%} | "
-              f"erreurs silencieuses {r['silent_errors']} | signalés {r['flagged_share']:.1%} | "
-              f"{r['seconds_per_bulletin'] * 1000:.0f} ms/bulletin")
+        print(
+            f"[{label}] {acc} | bulletin entier {r['whole_bulletin']:.1%} | "
+            f"erreurs silencieuses {r['silent_errors']} | signalés {r['flagged_share']:.1%} | "
+            f"{r['seconds_per_bulletin'] * 1000:.0f} ms/bulletin"
+        )
+        print(
+            "    bulletin entier par style : "
+            + ", ".join(f"{k} {v:.0%}" for k, v in r["whole_by_style"].items())
+        )
         for ex in r["silent_examples"][:5]:
             print(f"    silencieuse : {ex}")
     if args.json:

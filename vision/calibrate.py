@@ -43,9 +43,15 @@ def rectify_blank(img: np.ndarray) -> np.ndarray:
 
 def _boxes(gray: np.ndarray) -> list[tuple[int, int, int, int]]:
     """Closed rectangular regions bounded by printed lines (x, y, w, h)."""
-    binary = cv2.adaptiveThreshold(gray, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, 25, 12)
-    hl = cv2.morphologyEx(binary, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (25, 1)))
-    vl = cv2.morphologyEx(binary, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (1, 25)))
+    binary = cv2.adaptiveThreshold(
+        gray, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, 25, 12
+    )
+    hl = cv2.morphologyEx(
+        binary, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (25, 1))
+    )
+    vl = cv2.morphologyEx(
+        binary, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (1, 25))
+    )
     lines = cv2.dilate(cv2.bitwise_or(hl, vl), np.ones((3, 3), np.uint8))
     n, _, stats, _ = cv2.connectedComponentsWithStats(cv2.bitwise_not(lines), connectivity=4)
     out = []
@@ -129,13 +135,19 @@ def calibrate_image(img: np.ndarray, name: str = "calibre") -> dict:
         return [round(x / W, 5), round(y / H, 5), round(w / W, 5), round(h / H, 5)]
 
     fields = {}
-    for key, label, f in zip(("table", "ref", "score"), ("TABLE", "RÉFÉRENCE", "POINTS"), combs, strict=True):
+    for key, label, f in zip(
+        ("table", "ref", "score"), ("TABLE", "RÉFÉRENCE", "POINTS"), combs, strict=True
+    ):
         x0, y0 = f[0][0], min(b[1] for b in f)
         x1 = f[-1][0] + f[-1][2]
         y1 = max(b[1] + b[3] for b in f)
         cells = len(f) if len(f) > 1 else max(1, round((x1 - x0) / (gw / cols)))
-        fields[key] = {"box": rel(x0, y0, x1 - x0, y1 - y0), "cells": cells, "label": label,
-                       "label_box": rel(x0, max(0, y0 - 40), x1 - x0, 30)}
+        fields[key] = {
+            "box": rel(x0, y0, x1 - x0, y1 - y0),
+            "cells": cells,
+            "label": label,
+            "label_box": rel(x0, max(0, y0 - 40), x1 - x0, 30),
+        }
     paper = float(np.percentile(gray, 90))
     smooth = cv2.GaussianBlur(gray, (0, 0), 3).astype(np.float32) / max(paper, 1)
     grey = (smooth > 0.6) & (smooth < 0.93)
@@ -155,13 +167,15 @@ def calibrate_image(img: np.ndarray, name: str = "calibre") -> dict:
         arbiter = rel(0, 0.8 * H, W, 0.15 * H)
     height_mm = 105.0
     return {
-        "name": name, "description": "modèle mesuré par « python -m vision calibrer »",
+        "name": name,
+        "description": "modèle mesuré par « python -m vision calibrer »",
         "page_mm": [round(height_mm * W / H, 1), height_mm],
         "markers": {"dictionary": "DICT_4X4_50", "items": []},
         "grid": {"box": rel(gx, gy, gw, gh), "rows": rows, "cols": cols, "word_row": rows // 2},
         "fields": fields,
         "arbiter": {"box": arbiter, "label": "Réservé à l'arbitre"},
-        "texts": [], "code": {"text": name.upper()[:6], "box": rel(0, 0, 10, 10), "size_mm": 2.0},
+        "texts": [],
+        "code": {"text": name.upper()[:6], "box": rel(0, 0, 10, 10), "size_mm": 2.0},
     }
 
 

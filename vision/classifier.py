@@ -33,15 +33,31 @@ class MLP:
         return _softmax(self.logits(x) / self.temperature)
 
     def save(self, path: str | Path) -> None:
-        np.savez_compressed(path, classes=np.array(self.classes), mean=self.mean, std=self.std,
-                            w1=self.w1.astype(np.float32), b1=self.b1, w2=self.w2.astype(np.float32),
-                            b2=self.b2, temperature=np.array(self.temperature))
+        np.savez_compressed(
+            path,
+            classes=np.array(self.classes),
+            mean=self.mean,
+            std=self.std,
+            w1=self.w1.astype(np.float32),
+            b1=self.b1,
+            w2=self.w2.astype(np.float32),
+            b2=self.b2,
+            temperature=np.array(self.temperature),
+        )
 
     @classmethod
     def load(cls, path: str | Path) -> MLP:
         d = np.load(path, allow_pickle=False)
-        return cls([str(c) for c in d["classes"]], d["mean"], d["std"], d["w1"], d["b1"], d["w2"], d["b2"],
-                   float(d["temperature"]))
+        return cls(
+            [str(c) for c in d["classes"]],
+            d["mean"],
+            d["std"],
+            d["w1"],
+            d["b1"],
+            d["w2"],
+            d["b2"],
+            float(d["temperature"]),
+        )
 
 
 def _softmax(z: np.ndarray) -> np.ndarray:
@@ -61,9 +77,19 @@ def fit_temperature(logits: np.ndarray, y: np.ndarray) -> float:
     return best_t
 
 
-def train_mlp(x: np.ndarray, y: np.ndarray, classes: list[str], hidden: int = 160, epochs: int = 40,
-              lr: float = 2e-3, l2: float = 1e-4, seed: int = 0, val_share: float = 0.15,
-              weights: np.ndarray | None = None, log=None) -> MLP:
+def train_mlp(
+    x: np.ndarray,
+    y: np.ndarray,
+    classes: list[str],
+    hidden: int = 160,
+    epochs: int = 40,
+    lr: float = 2e-3,
+    l2: float = 1e-4,
+    seed: int = 0,
+    val_share: float = 0.15,
+    weights: np.ndarray | None = None,
+    log=None,
+) -> MLP:
     """Adam on cross-entropy; the last ``val_share`` (shuffled) calibrates the temperature."""
     rng = np.random.default_rng(seed)
     order = rng.permutation(len(x))
@@ -89,7 +115,7 @@ def train_mlp(x: np.ndarray, y: np.ndarray, classes: list[str], hidden: int = 16
         perm = rng.permutation(len(zt))
         rate = lr * (0.5 * (1 + np.cos(np.pi * epoch / epochs)))
         for i in range(0, len(perm), batch):
-            idx = perm[i:i + batch]
+            idx = perm[i : i + batch]
             xb = zt[idx] + rng.normal(0, 0.05, (len(idx), d)).astype(np.float32)
             yb, wb = yt[idx], st[idx]
             h_pre = xb @ w1 + b1
@@ -107,8 +133,8 @@ def train_mlp(x: np.ndarray, y: np.ndarray, classes: list[str], hidden: int = 16
             for j, (param, grad) in enumerate(zip(params, (gw1, gb1, gw2, gb2), strict=True)):
                 m[j] = 0.9 * m[j] + 0.1 * grad
                 v[j] = 0.999 * v[j] + 0.001 * grad * grad
-                mh = m[j] / (1 - 0.9 ** step)
-                vh = v[j] / (1 - 0.999 ** step)
+                mh = m[j] / (1 - 0.9**step)
+                vh = v[j] / (1 - 0.999**step)
                 param -= rate * mh / (np.sqrt(vh) + 1e-8)
         if log and (epoch % 10 == 9 or epoch == epochs - 1):
             model = MLP(classes, mean, std, w1, b1, w2, b2)

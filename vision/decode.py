@@ -17,13 +17,13 @@ from dataclasses import dataclass, field
 
 from engine.board import BadReference, Board, Ref
 
-from .recognise import CROSSED, CharReading
+from .recognise import CharReading
 
-P_LEGAL = 0.9         # prior that the player wrote a legal move (read correctly)
-P_REF_OK = 0.9        # the reference written is the move's
-P_SCORE_OK = 0.85     # the score written is the move's
-LEN_MISMATCH = 1e-4   # likelihood of a reading with a different number of characters
-RACCORD_MISS = 0.02   # a raccord letter where the grid has none
+P_LEGAL = 0.9  # prior that the player wrote a legal move (read correctly)
+P_REF_OK = 0.9  # the reference written is the move's
+P_SCORE_OK = 0.85  # the score written is the move's
+LEN_MISMATCH = 1e-4  # likelihood of a reading with a different number of characters
+RACCORD_MISS = 0.02  # a raccord letter where the grid has none
 LETTER_K = 26
 REF_K = 25
 DIGIT_K = 10
@@ -53,8 +53,11 @@ class FieldValue:
     alternatives: list[tuple[object, float]] = field(default_factory=list)
 
     def to_dict(self) -> dict:
-        return {"value": self.value, "confidence": round(float(self.confidence), 4),
-                "alternatives": [[v, round(float(p), 4)] for v, p in self.alternatives]}
+        return {
+            "value": self.value,
+            "confidence": round(float(self.confidence), 4),
+            "alternatives": [[v, round(float(p), 4)] for v, p in self.alternatives],
+        }
 
 
 @dataclass
@@ -67,9 +70,9 @@ class Decoded:
     score: FieldValue
     raccord: str | None
     sens: str | None
-    legal: bool                  # the word read is a legal move of the coup
-    move: Candidate | None       # the legal move retained, if any
-    constrained: bool            # decoded against the game's moves
+    legal: bool  # the word read is a legal move of the coup
+    move: Candidate | None  # the legal move retained, if any
+    constrained: bool  # decoded against the game's moves
 
 
 @dataclass
@@ -77,7 +80,7 @@ class Readings:
     """The cells read on one bulletin, grouped by what they mean."""
 
     word: list[CharReading]
-    raccord: list[tuple[int, int, CharReading]]   # (row offset, index in word, reading)
+    raccord: list[tuple[int, int, CharReading]]  # (row offset, index in word, reading)
     ref: list[CharReading]
     score: list[CharReading]
     table: list[CharReading]
@@ -88,7 +91,7 @@ class Readings:
 
 
 def group_readings(readings: Iterable[CharReading], word_row_default: int = 1) -> Readings:
-    """Split cell readings into word (the fullest grid row, struck letters dropped), raccord, combs."""
+    """Split cell readings: word (fullest grid row, struck letters dropped), raccord, combs."""
     grid = [r for r in readings if r.key.startswith("grid:")]
     combs: dict[str, list[CharReading]] = {"ref": [], "score": [], "table": []}
     for r in readings:
@@ -100,7 +103,11 @@ def group_readings(readings: Iterable[CharReading], word_row_default: int = 1) -
     counts: dict[int, int] = {}
     for r in grid:
         counts[r.row] = counts.get(r.row, 0) + 1
-    word_row = max(counts, key=lambda k: (counts[k], k == word_row_default)) if counts else word_row_default
+    word_row = (
+        max(counts, key=lambda k: (counts[k], k == word_row_default))
+        if counts
+        else word_row_default
+    )
     word = sorted((r for r in grid if r.row == word_row and not r.crossed), key=lambda r: r.col)
     cols = [r.col for r in word]
     raccord = []
@@ -121,7 +128,9 @@ def _log_match(readings: Sequence[CharReading], text: str, k: int) -> float:
     return sum(math.log(k * max(r.p(ch), 1e-9)) for r, ch in zip(readings, text, strict=True))
 
 
-SEGMENT_SLIP = math.log(0.005)   # one cell too many or too few (struck letter missed, letter split or merged)
+SEGMENT_SLIP = math.log(
+    0.005
+)  # one cell too many or too few (struck letter missed, letter split or merged)
 
 
 def _cell_logs(readings: Sequence[CharReading]) -> list[dict[str, float]]:
@@ -189,7 +198,9 @@ def _text_confidence(readings: Sequence[CharReading]) -> float:
     return math.prod(r.confidence for r in readings) if readings else 0.0
 
 
-def _raccord_log(raccord: list[tuple[int, int, CharReading]], cand: Candidate, board: Board | None) -> float:
+def _raccord_log(
+    raccord: list[tuple[int, int, CharReading]], cand: Candidate, board: Board | None
+) -> float:
     if not raccord or board is None:
         return 0.0
     try:
@@ -203,7 +214,11 @@ def _raccord_log(raccord: list[tuple[int, int, CharReading]], cand: Candidate, b
         else:
             row, col = ref.row + index, ref.col + dr
         tile = board.cells[row][col] if 0 <= row < 15 and 0 <= col < 15 else None
-        total += math.log(LETTER_K * max(reading.p(tile.upper()), 1e-9)) if tile else math.log(RACCORD_MISS)
+        total += (
+            math.log(LETTER_K * max(reading.p(tile.upper()), 1e-9))
+            if tile
+            else math.log(RACCORD_MISS)
+        )
     return total
 
 
@@ -248,14 +263,24 @@ def decode_free(r: Readings) -> Decoded:
     return Decoded(
         table=FieldValue(_number(table_text), _text_confidence(r.table)),
         word=FieldValue(word or None, _text_confidence(r.word)),
-        jokers=jokers, jokers_confidence=jconf,
+        jokers=jokers,
+        jokers_confidence=jconf,
         ref=FieldValue(ref, ref_conf),
         score=FieldValue(_number(score_text), _text_confidence(r.score) if score_text else 1.0),
-        raccord=raccord, sens=_sens(ref), legal=False, move=None, constrained=False)
+        raccord=raccord,
+        sens=_sens(ref),
+        legal=False,
+        move=None,
+        constrained=False,
+    )
 
 
-def decode(r: Readings, candidates: Iterable[Candidate] | None = None, board: Board | None = None,
-           tables: Iterable[int] | None = None) -> Decoded:
+def decode(
+    r: Readings,
+    candidates: Iterable[Candidate] | None = None,
+    board: Board | None = None,
+    tables: Iterable[int] | None = None,
+) -> Decoded:
     """The most probable reading given the legal moves (``None``: no game, read freely)."""
     free = decode_free(r)
     if tables is not None and r.table:
@@ -281,19 +306,33 @@ def decode(r: Readings, candidates: Iterable[Candidate] | None = None, board: Bo
             lw, exact[c.word] = _align(logs, c.word)
             word_cache[c.word] = lw
         base = log_prior + lw + _raccord_log(r.raccord, c, board)
-        ref_opts = [(math.log(P_REF_OK) + _log_match(r.ref, c.ref, REF_K), c.ref)] if has_ref else [(0.0, None)]
+        ref_opts = (
+            [(math.log(P_REF_OK) + _log_match(r.ref, c.ref, REF_K), c.ref)]
+            if has_ref
+            else [(0.0, None)]
+        )
         if has_ref and free_ref != c.ref:
             ref_opts.append((math.log(1 - P_REF_OK), free_ref))
-        score_opts = ([(math.log(P_SCORE_OK) + _log_match(r.score, str(c.score), DIGIT_K), c.score)]
-                      if has_score else [(0.0, None)])
+        score_opts = (
+            [(math.log(P_SCORE_OK) + _log_match(r.score, str(c.score), DIGIT_K), c.score)]
+            if has_score
+            else [(0.0, None)]
+        )
         if has_score and free_score != c.score:
             score_opts.append((math.log(1 - P_SCORE_OK), free_score))
         for lr, rv in ref_opts:
             for ls, sv in score_opts:
                 hyps.append((base + lr + ls, c.word, rv, sv, c))
     # the word as read, legal or not
-    hyps.append((math.log(1 - P_LEGAL), free.word.value, free_ref if has_ref else None,
-                 free_score if has_score else None, None))
+    hyps.append(
+        (
+            math.log(1 - P_LEGAL),
+            free.word.value,
+            free_ref if has_ref else None,
+            free_score if has_score else None,
+            None,
+        )
+    )
     top = max(h[0] for h in hyps)
     weights = [math.exp(h[0] - top) for h in hyps]
     total = sum(weights)
@@ -314,7 +353,9 @@ def decode(r: Readings, candidates: Iterable[Candidate] | None = None, board: Bo
     refs = marginal(2)
     scores = marginal(3)
     raccord = free.raccord
-    ref_field = FieldValue(bref, dict(refs).get(bref, 0.0), refs[:3]) if has_ref else FieldValue(None, 1.0)
+    ref_field = (
+        FieldValue(bref, dict(refs).get(bref, 0.0), refs[:3]) if has_ref else FieldValue(None, 1.0)
+    )
     if not has_ref and bmove is not None:
         ref_field = FieldValue(None, 1.0)
     if has_ref and not _parses(ref_field.value):  # not even a reference: always for the arbiter
@@ -330,15 +371,26 @@ def decode(r: Readings, candidates: Iterable[Candidate] | None = None, board: Bo
         jokers=[i for i, ch in enumerate(bword or "") if ch.islower()],
         jokers_confidence=min(jconf, 1.0),
         ref=ref_field,
-        score=FieldValue(bscore, dict(scores).get(bscore, 0.0), scores[:3]) if has_score else FieldValue(None, 1.0),
-        raccord=raccord, sens=sens, legal=bmove is not None, move=bmove, constrained=True)
+        score=FieldValue(bscore, dict(scores).get(bscore, 0.0), scores[:3])
+        if has_score
+        else FieldValue(None, 1.0),
+        raccord=raccord,
+        sens=sens,
+        legal=bmove is not None,
+        move=bmove,
+        constrained=True,
+    )
 
 
-def _decode_table(readings: Sequence[CharReading], tables: Iterable[int], free: FieldValue) -> FieldValue:
+def _decode_table(
+    readings: Sequence[CharReading], tables: Iterable[int], free: FieldValue
+) -> FieldValue:
     tables = list(tables)
     """Table number among the tables of the game (or as read, with low confidence)."""
-    scored = [(_log_match(readings, str(t), DIGIT_K) + math.log(P_LEGAL / max(len(list(tables)), 1)), t)
-              for t in tables]
+    scored = [
+        (_log_match(readings, str(t), DIGIT_K) + math.log(P_LEGAL / max(len(list(tables)), 1)), t)
+        for t in tables
+    ]
     scored.append((math.log(1 - P_LEGAL), free.value))
     top = max(s for s, _ in scored)
     acc: dict[object, float] = {}
@@ -346,4 +398,8 @@ def _decode_table(readings: Sequence[CharReading], tables: Iterable[int], free: 
         acc[v] = acc.get(v, 0.0) + math.exp(s - top)
     total = sum(acc.values())
     best = max(acc, key=acc.__getitem__)
-    return FieldValue(best, acc[best] / total, sorted(((v, p / total) for v, p in acc.items()), key=lambda t: -t[1])[:3])
+    return FieldValue(
+        best,
+        acc[best] / total,
+        sorted(((v, p / total) for v, p in acc.items()), key=lambda t: -t[1])[:3],
+    )

@@ -31,7 +31,7 @@ def normalise(ink: np.ndarray) -> np.ndarray:
     nh, nw = max(1, round(h * scale)), max(1, round(w * scale))
     small = cv2.resize(ink.astype(np.float32), (nw, nh), interpolation=cv2.INTER_AREA)
     y, x = (SIDE - nh) // 2, (SIDE - nw) // 2
-    out[y:y + nh, x:x + nw] = small
+    out[y : y + nh, x : x + nw] = small
     peak = float(np.percentile(out[out > 0], 95)) if np.any(out > 0) else 1.0
     return np.clip(out / max(peak, 1e-3) * 255, 0, 255).astype(np.uint8)
 
@@ -55,8 +55,13 @@ def window_features(window: np.ndarray) -> np.ndarray:
     yy, xx = np.mgrid[0:SIDE, 0:SIDE]
     r = np.hypot(yy - SIDE / 2 + 0.5, xx - SIDE / 2 + 0.5) / (SIDE / 2)
     f = img.astype(np.float32) / 255
-    rings = [float(f[(r >= a) & (r < b)].mean()) for a, b in ((0, 0.3), (0.3, 0.5), (0.5, 0.7), (0.7, 0.9), (0.9, 1.2))]
+    rings = [
+        float(f[(r >= a) & (r < b)].mean())
+        for a, b in ((0, 0.3), (0.3, 0.5), (0.5, 0.7), (0.7, 0.9), (0.9, 1.2))
+    ]
     ang = np.arctan2(yy - SIDE / 2, xx - SIDE / 2)
-    sectors = [float(f[(r > 0.55) & (r < 1.1) & (ang >= a) & (ang < a + np.pi / 4)].mean())
-               for a in np.linspace(-np.pi, np.pi, 9)[:-1]]
+    sectors = [
+        float(f[(r > 0.55) & (r < 1.1) & (ang >= a) & (ang < a + np.pi / 4)].mean())
+        for a in np.linspace(-np.pi, np.pi, 9)[:-1]
+    ]
     return np.concatenate([hog, rings, sectors, [min(sectors)]]).astype(np.float32)

@@ -17,19 +17,19 @@ import numpy as np
 from .layout import Box, Layout, to_px
 
 INK_THRESHOLD = 0.28
-MIN_FILL = 0.012        # share of a cell's area that must be ink for the cell to count as written
+MIN_FILL = 0.012  # share of a cell's area that must be ink for the cell to count as written
 
 
 @dataclass
 class Glyph:
     """What was written in one cell: a float ink crop (1 = ink) and where it came from."""
 
-    field: str                  # "grid", "table", "ref", "score"
+    field: str  # "grid", "table", "ref", "score"
     row: int
     col: int
-    image: np.ndarray           # ink crop, tight bounding box of the assigned strokes
-    window: np.ndarray          # ink in a fixed window around the cell (for circle detection)
-    fill: float                 # ink area / cell area
+    image: np.ndarray  # ink crop, tight bounding box of the assigned strokes
+    window: np.ndarray  # ink in a fixed window around the cell (for circle detection)
+    fill: float  # ink area / cell area
     cell_px: float
 
     @property
@@ -44,9 +44,11 @@ class Fields:
     grid: dict[tuple[int, int], Glyph]
     combs: dict[str, dict[int, Glyph]]
     ink: np.ndarray
-    darkness: float             # median paper brightness, 0–255
-    sharpness: float            # variance of the Laplacian on the written area
-    doubtful: set[str] = field(default_factory=set)  # cells with some ink but not enough for a glyph
+    darkness: float  # median paper brightness, 0–255
+    sharpness: float  # variance of the Laplacian on the written area
+    doubtful: set[str] = field(
+        default_factory=set
+    )  # cells with some ink but not enough for a glyph
 
     @property
     def empty(self) -> bool:
@@ -58,8 +60,14 @@ class Fields:
 
 def ink_map(bgr: np.ndarray) -> tuple[np.ndarray, float]:
     """Ink strength in [0, 1] per pixel, relative to the local paper brightness."""
-    gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY).astype(np.float32) if bgr.ndim == 3 else bgr.astype(np.float32)
-    paper = cv2.morphologyEx(gray, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (21, 21)))
+    gray = (
+        cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
+        if bgr.ndim == 3
+        else bgr.astype(np.float32)
+    )
+    paper = cv2.morphologyEx(
+        gray, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (21, 21))
+    )
     paper = cv2.GaussianBlur(paper, (0, 0), 6)
     ink = np.clip(1.0 - gray / np.maximum(paper, 1.0), 0, 1)
     return ink, float(np.median(paper))
@@ -72,8 +80,12 @@ def remove_lines(mask: np.ndarray, cell: float, vertical: float | None = None) -
     box's separators are only one cell high)."""
     length = max(9, int(cell * 1.3))
     vlen = max(9, int(min(cell * 1.3, 0.9 * vertical) if vertical else length))
-    horiz = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (length, 1)))
-    vert = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (1, vlen)))
+    horiz = cv2.morphologyEx(
+        mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (length, 1))
+    )
+    vert = cv2.morphologyEx(
+        mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (1, vlen))
+    )
     lines = cv2.bitwise_or(horiz, vert)
     return cv2.dilate(lines, np.ones((3, 3), np.uint8))
 
@@ -84,13 +96,23 @@ Segment = tuple[tuple[int, int], tuple[int, int]]
 def _grid_lines(cells: list[tuple[int, int, tuple[int, int, int, int]]]) -> list[Segment]:
     segs: list[Segment] = []
     for _, _, (x0, y0, x1, y1) in cells:
-        segs += [((x0, y0), (x1, y0)), ((x0, y1), (x1, y1)), ((x0, y0), (x0, y1)), ((x1, y0), (x1, y1))]
+        segs += [
+            ((x0, y0), (x1, y0)),
+            ((x0, y1), (x1, y1)),
+            ((x0, y0), (x0, y1)),
+            ((x1, y0), (x1, y1)),
+        ]
     return segs
 
 
-def _cut(ink: np.ndarray, field: str, cells: list[tuple[int, int, tuple[int, int, int, int]]],
-         region: tuple[int, int, int, int], cell: float, tolerance: float = 0.09
-         ) -> tuple[dict[tuple[int, int], Glyph], set[tuple[int, int]]]:
+def _cut(
+    ink: np.ndarray,
+    field: str,
+    cells: list[tuple[int, int, tuple[int, int, int, int]]],
+    region: tuple[int, int, int, int],
+    cell: float,
+    tolerance: float = 0.09,
+) -> tuple[dict[tuple[int, int], Glyph], set[tuple[int, int]]]:
     x0, y0, x1, y1 = region
     h, w = ink.shape
     x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
@@ -103,7 +125,9 @@ def _cut(ink: np.ndarray, field: str, cells: list[tuple[int, int, tuple[int, int
     heights = [b[3] - b[1] for _, _, b in cells]
     # long runs are printed rules only where the layout has a rule: a "1" or an "I"
     # touching both edges of its box is as long as a rule but lies elsewhere
-    lines = cv2.bitwise_and(remove_lines(mask, cell, None if field == "grid" else min(heights)), band)
+    lines = cv2.bitwise_and(
+        remove_lines(mask, cell, None if field == "grid" else min(heights)), band
+    )
     clean = cv2.bitwise_and(mask, cv2.bitwise_not(lines))
     clean = cv2.morphologyEx(clean, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
     n, labels, stats, cents = cv2.connectedComponentsWithStats(clean, connectivity=8)
@@ -116,7 +140,10 @@ def _cut(ink: np.ndarray, field: str, cells: list[tuple[int, int, tuple[int, int
         if area < min_area:
             continue
         cx, cy = cents[lab][0] + x0, cents[lab][1] + y0
-        rc = next(((r, c) for r, c, (bx0, by0, bx1, by1) in cells if bx0 <= cx < bx1 and by0 <= cy < by1), None)
+        rc = next(
+            ((r, c) for r, c, (bx0, by0, bx1, by1) in cells if bx0 <= cx < bx1 and by0 <= cy < by1),
+            None,
+        )
         if rc is None:
             continue
         if in_band[lab] > 0.7 * area:  # leftovers of a printed rule, or a stroke lying on one
@@ -140,7 +167,7 @@ def _cut(ink: np.ndarray, field: str, cells: list[tuple[int, int, tuple[int, int
                 doubtful.add(rc)  # some ink, too little for a letter: a faint or broken one?
             continue
         strokes = np.where(keep, sub, 0).astype(np.float32)
-        crop = strokes[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+        crop = strokes[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
         # fixed window: the cell grown by 25 % each side, in region coordinates
         mx, my = int((bx1 - bx0) * 0.25), int((by1 - by0) * 0.25)
         wx0, wy0 = bx0 - x0 - mx, by0 - y0 - my
@@ -148,7 +175,7 @@ def _cut(ink: np.ndarray, field: str, cells: list[tuple[int, int, tuple[int, int
         window = np.zeros((wy1 - wy0, wx1 - wx0), np.float32)
         sx0, sy0 = max(wx0, 0), max(wy0, 0)
         sx1, sy1 = min(wx1, strokes.shape[1]), min(wy1, strokes.shape[0])
-        window[sy0 - wy0:sy1 - wy0, sx0 - wx0:sx1 - wx0] = strokes[sy0:sy1, sx0:sx1]
+        window[sy0 - wy0 : sy1 - wy0, sx0 - wx0 : sx1 - wx0] = strokes[sy0:sy1, sx0:sx1]
         out[rc] = Glyph(field, rc[0], rc[1], crop, window, ink_area / area, cell)
     return out, doubtful - set(out)
 
@@ -161,18 +188,26 @@ def cut_fields(bgr: np.ndarray, layout: Layout, tolerance: float = 0.09) -> Fiel
     size = (bgr.shape[1], bgr.shape[0])
     ink, paper = ink_map(bgr)
     rows, cols = layout.grid_shape
-    grid_cells = [(r, c, to_px(b, size)) for r, row in enumerate(layout.grid_cells()) for c, b in enumerate(row)]
+    grid_cells = [
+        (r, c, to_px(b, size))
+        for r, row in enumerate(layout.grid_cells())
+        for c, b in enumerate(row)
+    ]
     gx0, gy0, gx1, gy1 = to_px(layout.grid_box, size)
     cell = (gx1 - gx0) / cols
     pad = int(cell * 0.35)
-    grid, grid_doubt = _cut(ink, "grid", grid_cells, (gx0 - pad, gy0 - pad, gx1 + pad, gy1 + pad), cell, tolerance)
+    grid, grid_doubt = _cut(
+        ink, "grid", grid_cells, (gx0 - pad, gy0 - pad, gx1 + pad, gy1 + pad), cell, tolerance
+    )
     combs: dict[str, dict[int, Glyph]] = {}
     doubtful = {f"grid:{r}:{c}" for r, c in grid_doubt}
     for name in layout.data["fields"]:
         cells = [(0, i, to_px(b, size)) for i, b in enumerate(layout.comb_cells(name))]
         fx0, fy0, fx1, fy1 = to_px(layout.field_box(name), size)
         fpad = int(cell * 0.3)
-        got, doubt = _cut(ink, name, cells, (fx0 - fpad, fy0 - fpad, fx1 + fpad, fy1 + fpad), cell, tolerance)
+        got, doubt = _cut(
+            ink, name, cells, (fx0 - fpad, fy0 - fpad, fx1 + fpad, fy1 + fpad), cell, tolerance
+        )
         combs[name] = {c: g for (_, c), g in got.items()}
         doubtful |= {f"{name}:{c}" for _, c in doubt}
     gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)

@@ -21,8 +21,10 @@ Stroke = list[tuple[float, float]]
 
 def _arc(cx: float, cy: float, rx: float, ry: float, a0: float, a1: float, n: int = 14) -> Stroke:
     """Points of an elliptic arc; angles in degrees, 0 = right, 90 = down."""
-    return [(cx + rx * math.cos(math.radians(a)), cy + ry * math.sin(math.radians(a)))
-            for a in np.linspace(a0, a1, n)]
+    return [
+        (cx + rx * math.cos(math.radians(a)), cy + ry * math.sin(math.radians(a)))
+        for a in np.linspace(a0, a1, n)
+    ]
 
 
 def _p(*pts: float) -> Stroke:
@@ -31,55 +33,94 @@ def _p(*pts: float) -> Stroke:
 
 # Each entry: list of variants; each variant: list of strokes.
 GLYPHS: dict[str, list[list[Stroke]]] = {
-    "A": [[_p(0.05, 1, 0.5, 0, 0.95, 1), _p(0.25, 0.6, 0.75, 0.6)],
-          [_p(0.08, 1, 0.45, 0.02), _p(0.45, 0.02, 0.55, 0.02, 0.92, 1), _p(0.22, 0.65, 0.8, 0.62)]],
-    "B": [[_p(0.15, 0, 0.15, 1), _p(0.15, 0, 0.55, 0) + _arc(0.55, 0.24, 0.3, 0.24, -90, 90)
-           + _p(0.15, 0.48), _p(0.15, 0.48, 0.6, 0.48) + _arc(0.6, 0.74, 0.32, 0.26, -90, 90)
-           + _p(0.15, 1)]],
+    "A": [
+        [_p(0.05, 1, 0.5, 0, 0.95, 1), _p(0.25, 0.6, 0.75, 0.6)],
+        [_p(0.08, 1, 0.45, 0.02), _p(0.45, 0.02, 0.55, 0.02, 0.92, 1), _p(0.22, 0.65, 0.8, 0.62)],
+    ],
+    "B": [
+        [
+            _p(0.15, 0, 0.15, 1),
+            _p(0.15, 0, 0.55, 0) + _arc(0.55, 0.24, 0.3, 0.24, -90, 90) + _p(0.15, 0.48),
+            _p(0.15, 0.48, 0.6, 0.48) + _arc(0.6, 0.74, 0.32, 0.26, -90, 90) + _p(0.15, 1),
+        ]
+    ],
     "C": [[_arc(0.55, 0.5, 0.45, 0.5, -40, -320, 20)]],
-    "D": [[_p(0.15, 0, 0.15, 1), _p(0.15, 0) + _arc(0.4, 0.5, 0.5, 0.5, -90, 90, 18) + _p(0.15, 1)]],
-    "E": [[_p(0.85, 0, 0.15, 0, 0.15, 1, 0.85, 1), _p(0.15, 0.5, 0.7, 0.5)],
-          [_arc(0.55, 0.27, 0.35, 0.27, -30, -270, 12) + _arc(0.55, 0.75, 0.4, 0.25, -90, -320, 12)]],
+    "D": [
+        [_p(0.15, 0, 0.15, 1), _p(0.15, 0) + _arc(0.4, 0.5, 0.5, 0.5, -90, 90, 18) + _p(0.15, 1)]
+    ],
+    "E": [
+        [_p(0.85, 0, 0.15, 0, 0.15, 1, 0.85, 1), _p(0.15, 0.5, 0.7, 0.5)],
+        [_arc(0.55, 0.27, 0.35, 0.27, -30, -270, 12) + _arc(0.55, 0.75, 0.4, 0.25, -90, -320, 12)],
+    ],
     "F": [[_p(0.85, 0, 0.15, 0, 0.15, 1), _p(0.15, 0.48, 0.7, 0.48)]],
-    "G": [[_arc(0.55, 0.5, 0.45, 0.5, -40, -340, 20) + _p(0.95, 0.55, 0.6, 0.55)],
-          [_arc(0.55, 0.5, 0.45, 0.5, -40, -360, 20) + _p(1.0, 0.5, 1.0, 1.0)]],
+    "G": [
+        [_arc(0.55, 0.5, 0.45, 0.5, -40, -340, 20) + _p(0.95, 0.55, 0.6, 0.55)],
+        [_arc(0.55, 0.5, 0.45, 0.5, -40, -360, 20) + _p(1.0, 0.5, 1.0, 1.0)],
+    ],
     "H": [[_p(0.12, 0, 0.12, 1), _p(0.88, 0, 0.88, 1), _p(0.12, 0.5, 0.88, 0.5)]],
     "I": [[_p(0.5, 0, 0.5, 1)], [_p(0.5, 0, 0.5, 1), _p(0.2, 0, 0.8, 0), _p(0.2, 1, 0.8, 1)]],
-    "J": [[_p(0.75, 0, 0.75, 0.7) + _arc(0.45, 0.7, 0.3, 0.3, 0, 170, 10)],
-          [_p(0.3, 0, 0.95, 0), _p(0.7, 0, 0.7, 0.72) + _arc(0.42, 0.72, 0.28, 0.28, 0, 180, 10)]],
+    "J": [
+        [_p(0.75, 0, 0.75, 0.7) + _arc(0.45, 0.7, 0.3, 0.3, 0, 170, 10)],
+        [_p(0.3, 0, 0.95, 0), _p(0.7, 0, 0.7, 0.72) + _arc(0.42, 0.72, 0.28, 0.28, 0, 180, 10)],
+    ],
     "K": [[_p(0.15, 0, 0.15, 1), _p(0.85, 0, 0.15, 0.58), _p(0.38, 0.42, 0.9, 1)]],
     "L": [[_p(0.18, 0, 0.18, 1, 0.85, 1)]],
-    "M": [[_p(0.05, 1, 0.1, 0, 0.5, 0.65, 0.9, 0, 0.95, 1)],
-          [_p(0.08, 1, 0.08, 0, 0.5, 1, 0.92, 0, 0.92, 1)]],
+    "M": [
+        [_p(0.05, 1, 0.1, 0, 0.5, 0.65, 0.9, 0, 0.95, 1)],
+        [_p(0.08, 1, 0.08, 0, 0.5, 1, 0.92, 0, 0.92, 1)],
+    ],
     "N": [[_p(0.12, 1, 0.12, 0, 0.88, 1, 0.88, 0)]],
     "O": [[_arc(0.5, 0.5, 0.45, 0.5, -90, 275, 24)]],
     "P": [[_p(0.15, 1, 0.15, 0, 0.55, 0) + _arc(0.55, 0.26, 0.32, 0.26, -90, 90) + _p(0.15, 0.52)]],
     "Q": [[_arc(0.5, 0.48, 0.45, 0.48, -90, 275, 24), _p(0.55, 0.7, 0.95, 1.02)]],
-    "R": [[_p(0.15, 1, 0.15, 0, 0.55, 0) + _arc(0.55, 0.26, 0.32, 0.26, -90, 90)
-           + _p(0.15, 0.52), _p(0.45, 0.52, 0.9, 1)]],
-    "S": [[_arc(0.52, 0.26, 0.36, 0.26, -20, -270, 12) + _arc(0.48, 0.74, 0.4, 0.26, -90, 160, 12)]],
+    "R": [
+        [
+            _p(0.15, 1, 0.15, 0, 0.55, 0) + _arc(0.55, 0.26, 0.32, 0.26, -90, 90) + _p(0.15, 0.52),
+            _p(0.45, 0.52, 0.9, 1),
+        ]
+    ],
+    "S": [
+        [_arc(0.52, 0.26, 0.36, 0.26, -20, -270, 12) + _arc(0.48, 0.74, 0.4, 0.26, -90, 160, 12)]
+    ],
     "T": [[_p(0.05, 0, 0.95, 0), _p(0.5, 0, 0.5, 1)]],
-    "U": [[_p(0.12, 0, 0.12, 0.6) + _arc(0.5, 0.6, 0.38, 0.4, 180, 0, 14) + _p(0.88, 0)],
-          [_p(0.12, 0, 0.12, 0.6) + _arc(0.5, 0.6, 0.38, 0.4, 180, 0, 14) + _p(0.88, 0, 0.88, 1)]],
+    "U": [
+        [_p(0.12, 0, 0.12, 0.6) + _arc(0.5, 0.6, 0.38, 0.4, 180, 0, 14) + _p(0.88, 0)],
+        [_p(0.12, 0, 0.12, 0.6) + _arc(0.5, 0.6, 0.38, 0.4, 180, 0, 14) + _p(0.88, 0, 0.88, 1)],
+    ],
     "V": [[_p(0.05, 0, 0.5, 1, 0.95, 0)]],
     "W": [[_p(0.0, 0, 0.25, 1, 0.5, 0.3, 0.75, 1, 1.0, 0)]],
     "X": [[_p(0.1, 0, 0.9, 1), _p(0.9, 0, 0.1, 1)]],
-    "Y": [[_p(0.08, 0, 0.5, 0.5, 0.92, 0), _p(0.5, 0.5, 0.5, 1)],
-          [_p(0.1, 0, 0.5, 0.5), _p(0.9, 0, 0.15, 1)]],
-    "Z": [[_p(0.1, 0, 0.9, 0, 0.1, 1, 0.9, 1)], [_p(0.1, 0, 0.9, 0, 0.1, 1, 0.9, 1), _p(0.3, 0.5, 0.7, 0.5)]],
+    "Y": [
+        [_p(0.08, 0, 0.5, 0.5, 0.92, 0), _p(0.5, 0.5, 0.5, 1)],
+        [_p(0.1, 0, 0.5, 0.5), _p(0.9, 0, 0.15, 1)],
+    ],
+    "Z": [
+        [_p(0.1, 0, 0.9, 0, 0.1, 1, 0.9, 1)],
+        [_p(0.1, 0, 0.9, 0, 0.1, 1, 0.9, 1), _p(0.3, 0.5, 0.7, 0.5)],
+    ],
     "0": [[_arc(0.5, 0.5, 0.4, 0.5, -90, 275, 24)]],
-    "1": [[_p(0.25, 0.25, 0.55, 0, 0.55, 1)], [_p(0.55, 0, 0.55, 1)],
-          [_p(0.25, 0.25, 0.55, 0, 0.55, 1), _p(0.25, 1, 0.85, 1)]],
+    "1": [
+        [_p(0.25, 0.25, 0.55, 0, 0.55, 1)],
+        [_p(0.55, 0, 0.55, 1)],
+        [_p(0.25, 0.25, 0.55, 0, 0.55, 1), _p(0.25, 1, 0.85, 1)],
+    ],
     "2": [[_arc(0.5, 0.3, 0.38, 0.3, -170, 30, 12) + _p(0.1, 1, 0.92, 1)]],
-    "3": [[_arc(0.48, 0.26, 0.36, 0.26, -160, 90, 12) + _arc(0.48, 0.74, 0.4, 0.26, -90, 160, 12)],
-          [_p(0.1, 0, 0.85, 0, 0.4, 0.42) + _arc(0.48, 0.7, 0.4, 0.3, -80, 160, 12)]],
-    "4": [[_p(0.7, 1, 0.7, 0, 0.05, 0.68, 0.95, 0.68)], [_p(0.2, 0, 0.1, 0.62, 0.9, 0.62), _p(0.7, 0.2, 0.7, 1)]],
+    "3": [
+        [_arc(0.48, 0.26, 0.36, 0.26, -160, 90, 12) + _arc(0.48, 0.74, 0.4, 0.26, -90, 160, 12)],
+        [_p(0.1, 0, 0.85, 0, 0.4, 0.42) + _arc(0.48, 0.7, 0.4, 0.3, -80, 160, 12)],
+    ],
+    "4": [
+        [_p(0.7, 1, 0.7, 0, 0.05, 0.68, 0.95, 0.68)],
+        [_p(0.2, 0, 0.1, 0.62, 0.9, 0.62), _p(0.7, 0.2, 0.7, 1)],
+    ],
     "5": [[_p(0.85, 0, 0.2, 0, 0.15, 0.45) + _arc(0.48, 0.68, 0.4, 0.32, -110, 160, 14)]],
     "6": [[_arc(0.6, 0.5, 0.45, 0.5, -70, -180, 8) + _arc(0.5, 0.7, 0.36, 0.3, 180, 540, 20)]],
     "7": [[_p(0.08, 0, 0.92, 0, 0.35, 1)], [_p(0.08, 0, 0.92, 0, 0.35, 1), _p(0.3, 0.5, 0.8, 0.5)]],
     "8": [[_arc(0.5, 0.25, 0.3, 0.25, 90, 450, 18), _arc(0.5, 0.74, 0.38, 0.26, -90, 270, 18)]],
-    "9": [[_arc(0.5, 0.3, 0.38, 0.3, 0, 360, 20) + _p(0.88, 0.3, 0.8, 1)],
-          [_arc(0.5, 0.3, 0.38, 0.3, 0, 360, 20) + _arc(0.4, 0.3, 0.48, 0.7, 0, 100, 8)]],
+    "9": [
+        [_arc(0.5, 0.3, 0.38, 0.3, 0, 360, 20) + _p(0.88, 0.3, 0.8, 1)],
+        [_arc(0.5, 0.3, 0.38, 0.3, 0, 360, 20) + _arc(0.4, 0.3, 0.48, 0.7, 0, 100, 8)],
+    ],
 }
 
 CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
@@ -90,16 +131,16 @@ class Style:
     """One writer: pen and shape habits. Ranges are sampled per glyph for jitter."""
 
     name: str
-    pen: tuple[float, float]        # stroke width, fraction of the glyph height
-    slant: tuple[float, float]      # shear, + leans right
-    width: tuple[float, float]      # glyph width / height
-    height: tuple[float, float]     # glyph height / cell height
-    jitter: float                   # random displacement of control points
-    wobble: float                   # low-frequency tremor along the strokes
-    smooth: int                     # Chaikin passes: 0 sharp, 2 round
-    variant: int                    # preferred variant index (wraps)
-    ink: tuple[int, int, int]       # BGR
-    offset: float = 0.12            # random shift inside the cell, fraction of the cell
+    pen: tuple[float, float]  # stroke width, fraction of the glyph height
+    slant: tuple[float, float]  # shear, + leans right
+    width: tuple[float, float]  # glyph width / height
+    height: tuple[float, float]  # glyph height / cell height
+    jitter: float  # random displacement of control points
+    wobble: float  # low-frequency tremor along the strokes
+    smooth: int  # Chaikin passes: 0 sharp, 2 round
+    variant: int  # preferred variant index (wraps)
+    ink: tuple[int, int, int]  # BGR
+    offset: float = 0.12  # random shift inside the cell, fraction of the cell
 
 
 @dataclass(frozen=True)
@@ -107,12 +148,12 @@ class FontStyle:
     """A writer imitated with a hand-like font: shape from the font, jitter from us."""
 
     name: str
-    fonts: tuple[str, ...]          # font files; missing ones are skipped
-    pen: tuple[float, float]        # used for circles and strike-outs
+    fonts: tuple[str, ...]  # font files; missing ones are skipped
+    pen: tuple[float, float]  # used for circles and strike-outs
     slant: tuple[float, float]
     width: tuple[float, float]
     height: tuple[float, float]
-    weight: tuple[int, int]         # dilation (+) or erosion (-) of the rendered glyph, pixels
+    weight: tuple[int, int]  # dilation (+) or erosion (-) of the rendered glyph, pixels
     ink: tuple[int, int, int]
     offset: float = 0.12
 
@@ -127,36 +168,188 @@ _ANDIKA = "/usr/share/fonts/truetype/andika/Andika-"
 _DEJAVU = "/usr/share/fonts/truetype/dejavu/DejaVuSans"
 
 TRAIN_FONT_STYLES: list[FontStyle] = [
-    FontStyle("police_comic", tuple(_COMIC + v + ".otf" for v in ("Regular", "Bold", "Light", "Italic", "BoldItalic")),
-              (0.07, 0.1), (-0.1, 0.15), (0.85, 1.15), (0.6, 0.78), (-1, 2), (120, 40, 20)),
-    FontStyle("police_andika", tuple(_ANDIKA + v + ".ttf" for v in ("Regular", "Bold", "Italic")),
-              (0.07, 0.1), (-0.1, 0.15), (0.85, 1.15), (0.6, 0.78), (-1, 2), (30, 30, 30)),
-    FontStyle("police_dejavu", tuple(_DEJAVU + v + ".ttf" for v in ("", "-Bold", "-Oblique", "Condensed")),
-              (0.07, 0.1), (-0.15, 0.1), (0.8, 1.1), (0.6, 0.76), (-1, 2), (150, 70, 30)),
+    FontStyle(
+        "police_comic",
+        tuple(_COMIC + v + ".otf" for v in ("Regular", "Bold", "Light", "Italic", "BoldItalic")),
+        (0.07, 0.1),
+        (-0.1, 0.15),
+        (0.85, 1.15),
+        (0.6, 0.78),
+        (-1, 2),
+        (120, 40, 20),
+    ),
+    FontStyle(
+        "police_andika",
+        tuple(_ANDIKA + v + ".ttf" for v in ("Regular", "Bold", "Italic")),
+        (0.07, 0.1),
+        (-0.1, 0.15),
+        (0.85, 1.15),
+        (0.6, 0.78),
+        (-1, 2),
+        (30, 30, 30),
+    ),
+    FontStyle(
+        "police_dejavu",
+        tuple(_DEJAVU + v + ".ttf" for v in ("", "-Bold", "-Oblique", "Condensed")),
+        (0.07, 0.1),
+        (-0.15, 0.1),
+        (0.8, 1.1),
+        (0.6, 0.76),
+        (-1, 2),
+        (150, 70, 30),
+    ),
 ]
 
 TEST_FONT_STYLES: list[FontStyle] = [
-    FontStyle("test_humor", ("/usr/share/fonts/truetype/humor-sans/Humor-Sans.ttf",),
-              (0.07, 0.1), (-0.08, 0.12), (0.85, 1.1), (0.62, 0.78), (0, 2), (130, 50, 20)),
-    FontStyle("test_breip", ("/usr/share/fonts/truetype/breip/Breip.ttf",),
-              (0.07, 0.1), (-0.05, 0.1), (0.9, 1.15), (0.62, 0.8), (0, 2), (40, 40, 40)),
+    FontStyle(
+        "test_humor",
+        ("/usr/share/fonts/truetype/humor-sans/Humor-Sans.ttf",),
+        (0.07, 0.1),
+        (-0.08, 0.12),
+        (0.85, 1.1),
+        (0.62, 0.78),
+        (0, 2),
+        (130, 50, 20),
+    ),
+    FontStyle(
+        "test_breip",
+        ("/usr/share/fonts/truetype/breip/Breip.ttf",),
+        (0.07, 0.1),
+        (-0.05, 0.1),
+        (0.9, 1.15),
+        (0.62, 0.8),
+        (0, 2),
+        (40, 40, 40),
+    ),
 ]
 
 TRAIN_STYLES: list[Style] = [
-    Style("net", (0.07, 0.09), (-0.05, 0.08), (0.6, 0.8), (0.62, 0.75), 0.025, 0.01, 1, 0, (120, 40, 20)),
-    Style("penche", (0.08, 0.11), (0.15, 0.28), (0.55, 0.72), (0.6, 0.72), 0.03, 0.015, 2, 1, (30, 30, 30)),
-    Style("large", (0.09, 0.13), (-0.1, 0.05), (0.75, 0.95), (0.55, 0.68), 0.035, 0.01, 1, 0, (140, 60, 20)),
-    Style("fin", (0.045, 0.06), (0.0, 0.12), (0.5, 0.68), (0.68, 0.82), 0.03, 0.02, 0, 1, (60, 40, 40)),
-    Style("rond", (0.08, 0.1), (-0.03, 0.1), (0.65, 0.85), (0.6, 0.74), 0.04, 0.02, 2, 2, (150, 70, 30)),
-    Style("gauche", (0.06, 0.09), (-0.25, -0.1), (0.58, 0.78), (0.6, 0.75), 0.03, 0.015, 1, 1, (20, 20, 20)),
-    Style("feutre", (0.12, 0.16), (0.0, 0.15), (0.6, 0.8), (0.58, 0.7), 0.03, 0.01, 1, 0, (110, 30, 10)),
-    Style("tremble", (0.07, 0.09), (-0.05, 0.15), (0.6, 0.82), (0.6, 0.76), 0.05, 0.035, 1, 2, (80, 50, 20)),
+    Style(
+        "net",
+        (0.07, 0.09),
+        (-0.05, 0.08),
+        (0.6, 0.8),
+        (0.62, 0.75),
+        0.025,
+        0.01,
+        1,
+        0,
+        (120, 40, 20),
+    ),
+    Style(
+        "penche",
+        (0.08, 0.11),
+        (0.15, 0.28),
+        (0.55, 0.72),
+        (0.6, 0.72),
+        0.03,
+        0.015,
+        2,
+        1,
+        (30, 30, 30),
+    ),
+    Style(
+        "large",
+        (0.09, 0.13),
+        (-0.1, 0.05),
+        (0.75, 0.95),
+        (0.55, 0.68),
+        0.035,
+        0.01,
+        1,
+        0,
+        (140, 60, 20),
+    ),
+    Style(
+        "fin", (0.045, 0.06), (0.0, 0.12), (0.5, 0.68), (0.68, 0.82), 0.03, 0.02, 0, 1, (60, 40, 40)
+    ),
+    Style(
+        "rond",
+        (0.08, 0.1),
+        (-0.03, 0.1),
+        (0.65, 0.85),
+        (0.6, 0.74),
+        0.04,
+        0.02,
+        2,
+        2,
+        (150, 70, 30),
+    ),
+    Style(
+        "gauche",
+        (0.06, 0.09),
+        (-0.25, -0.1),
+        (0.58, 0.78),
+        (0.6, 0.75),
+        0.03,
+        0.015,
+        1,
+        1,
+        (20, 20, 20),
+    ),
+    Style(
+        "feutre",
+        (0.12, 0.16),
+        (0.0, 0.15),
+        (0.6, 0.8),
+        (0.58, 0.7),
+        0.03,
+        0.01,
+        1,
+        0,
+        (110, 30, 10),
+    ),
+    Style(
+        "tremble",
+        (0.07, 0.09),
+        (-0.05, 0.15),
+        (0.6, 0.82),
+        (0.6, 0.76),
+        0.05,
+        0.035,
+        1,
+        2,
+        (80, 50, 20),
+    ),
 ]
 
 TEST_STYLES: list[Style] = [
-    Style("test_vif", (0.085, 0.1), (0.1, 0.22), (0.62, 0.85), (0.62, 0.78), 0.04, 0.02, 1, 1, (130, 50, 20)),
-    Style("test_serre", (0.06, 0.08), (-0.15, 0.0), (0.48, 0.62), (0.66, 0.8), 0.035, 0.015, 2, 0, (40, 40, 40)),
-    Style("test_gros", (0.1, 0.14), (-0.05, 0.1), (0.7, 0.9), (0.56, 0.7), 0.04, 0.025, 0, 2, (160, 80, 30)),
+    Style(
+        "test_vif",
+        (0.085, 0.1),
+        (0.1, 0.22),
+        (0.62, 0.85),
+        (0.62, 0.78),
+        0.04,
+        0.02,
+        1,
+        1,
+        (130, 50, 20),
+    ),
+    Style(
+        "test_serre",
+        (0.06, 0.08),
+        (-0.15, 0.0),
+        (0.48, 0.62),
+        (0.66, 0.8),
+        0.035,
+        0.015,
+        2,
+        0,
+        (40, 40, 40),
+    ),
+    Style(
+        "test_gros",
+        (0.1, 0.14),
+        (-0.05, 0.1),
+        (0.7, 0.9),
+        (0.56, 0.7),
+        0.04,
+        0.025,
+        0,
+        2,
+        (160, 80, 30),
+    ),
 ]
 
 TRAIN_STYLES: list = TRAIN_STYLES + [f for f in TRAIN_FONT_STYLES if f.available()]  # type: ignore[no-redef]
@@ -198,7 +391,9 @@ def glyph_strokes(ch: str, style: Style, rng: np.random.Generator) -> list[np.nd
         pts = _densify(pts)
         if style.wobble > 0 and len(pts) > 3:
             t = np.linspace(0, 2 * np.pi * rng.uniform(0.5, 2), len(pts))
-            pts = pts + style.wobble * np.stack([np.sin(t + rng.uniform(0, 6)), np.cos(t + rng.uniform(0, 6))], 1)
+            pts = pts + style.wobble * np.stack(
+                [np.sin(t + rng.uniform(0, 6)), np.cos(t + rng.uniform(0, 6))], 1
+            )
         x = (pts[:, 0] - 0.5) * width + slant * (0.5 - pts[:, 1])
         strokes.append(np.stack([x, pts[:, 1] - 0.5], 1))  # centred on (0, 0), height 1
     return strokes
@@ -211,8 +406,14 @@ def _font(path: str, size: int):
     return ImageFont.truetype(path, size)
 
 
-def _draw_font_glyph(img: np.ndarray, ch: str, center: tuple[float, float], cell: float, style: FontStyle,
-                     rng: np.random.Generator) -> None:
+def _draw_font_glyph(
+    img: np.ndarray,
+    ch: str,
+    center: tuple[float, float],
+    cell: float,
+    style: FontStyle,
+    rng: np.random.Generator,
+) -> None:
     from PIL import Image, ImageDraw
 
     fonts = style.available()
@@ -224,8 +425,33 @@ def _draw_font_glyph(img: np.ndarray, ch: str, center: tuple[float, float], cell
     canvas = Image.new("L", (x1 - x0 + 2 * pad, y1 - y0 + 2 * pad), 0)
     ImageDraw.Draw(canvas).text((pad - x0, pad - y0), ch, fill=255, font=font)
     glyph = np.asarray(canvas, np.float32) / 255
-    gh = max(y1 - y0, 1)
-    scale = h / gh
+    _blend(
+        img,
+        glyph,
+        max(y1 - y0, 1),
+        h,
+        center,
+        cell,
+        style,
+        rng,
+        int(rng.integers(style.weight[0], style.weight[1] + 1)),
+    )
+
+
+def _blend(
+    img: np.ndarray,
+    glyph: np.ndarray,
+    glyph_h: float,
+    h: float,
+    center: tuple[float, float],
+    cell: float,
+    style,
+    rng: np.random.Generator,
+    weight: int,
+) -> None:
+    """Warp an alpha glyph image (``glyph_h`` px high) to height ``h`` at ``center``, jittered,
+    and lay it on ``img`` in the style's ink."""
+    scale = h / glyph_h
     slant = rng.uniform(*style.slant)
     sx = scale * rng.uniform(*style.width)
     rot = rng.normal(0, 0.05)
@@ -237,11 +463,14 @@ def _draw_font_glyph(img: np.ndarray, ch: str, center: tuple[float, float], cell
     m = np.hstack([lin, (np.array([cx, cy]) - lin @ gc)[:, None]]).astype(np.float32)
     # jitter: a smooth random displacement field makes every copy of a letter different
     gh_, gw_ = glyph.shape
-    dx = cv2.resize(rng.normal(0, 1.2, (3, 3)).astype(np.float32), (gw_, gh_), interpolation=cv2.INTER_CUBIC)
-    dy = cv2.resize(rng.normal(0, 1.2, (3, 3)).astype(np.float32), (gw_, gh_), interpolation=cv2.INTER_CUBIC)
+    dx = cv2.resize(
+        rng.normal(0, 1.2, (3, 3)).astype(np.float32), (gw_, gh_), interpolation=cv2.INTER_CUBIC
+    )
+    dy = cv2.resize(
+        rng.normal(0, 1.2, (3, 3)).astype(np.float32), (gw_, gh_), interpolation=cv2.INTER_CUBIC
+    )
     gx, gy = np.meshgrid(np.arange(gw_, dtype=np.float32), np.arange(gh_, dtype=np.float32))
     glyph = cv2.remap(glyph, gx + dx, gy + dy, cv2.INTER_LINEAR)
-    weight = int(rng.integers(style.weight[0], style.weight[1] + 1))
     if weight > 0:
         glyph = cv2.dilate(glyph, np.ones((weight + 1, weight + 1), np.uint8))
     elif weight < 0:
@@ -251,7 +480,7 @@ def _draw_font_glyph(img: np.ndarray, ch: str, center: tuple[float, float], cell
     if len(ys) == 0:
         return
     ya, yb, xa, xb = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
-    a = alpha[ya:yb, xa:xb]
+    a = np.clip(alpha[ya:yb, xa:xb], 0, 1)
     region = img[ya:yb, xa:xb].astype(np.float32)
     colour = np.array(style.ink if img.ndim == 3 else (float(np.mean(style.ink)),), np.float32)
     if img.ndim == 3:
@@ -261,8 +490,36 @@ def _draw_font_glyph(img: np.ndarray, ch: str, center: tuple[float, float], cell
     img[ya:yb, xa:xb] = np.clip(region, 0, 255).astype(img.dtype)
 
 
-def draw_glyph(img: np.ndarray, ch: str, center: tuple[float, float], cell: float, style: Style | FontStyle,
-               rng: np.random.Generator, ink: tuple[int, ...] | None = None) -> None:
+def draw_sample(
+    img: np.ndarray,
+    sample: np.ndarray,
+    center: tuple[float, float],
+    cell: float,
+    style,
+    rng: np.random.Generator,
+) -> None:
+    """Lay a scanned hand-written sample (alpha image, 1 = ink, e.g. an MNIST digit) in a cell."""
+    ys, xs = np.nonzero(sample > 0.1)
+    if len(ys) == 0:
+        return
+    crop = sample[max(ys.min() - 2, 0) : ys.max() + 3, max(xs.min() - 2, 0) : xs.max() + 3].astype(
+        np.float32
+    )
+    big = cv2.resize(crop, None, fx=4, fy=4, interpolation=cv2.INTER_CUBIC)
+    big = np.pad(np.clip(big, 0, 1), 12)
+    h = cell * rng.uniform(*style.height)
+    _blend(img, big, 4 * (ys.max() - ys.min() + 1), h, center, cell, style, rng, 0)
+
+
+def draw_glyph(
+    img: np.ndarray,
+    ch: str,
+    center: tuple[float, float],
+    cell: float,
+    style: Style | FontStyle,
+    rng: np.random.Generator,
+    ink: tuple[int, ...] | None = None,
+) -> None:
     """Draw ``ch`` centred near ``center`` in a cell of ``cell`` pixels (in place)."""
     if isinstance(style, FontStyle):
         _draw_font_glyph(img, ch, center, cell, style, rng)
@@ -281,8 +538,13 @@ def draw_glyph(img: np.ndarray, ch: str, center: tuple[float, float], cell: floa
         cv2.polylines(img, [pts], False, colour, pen, cv2.LINE_AA, shift=4)
 
 
-def draw_circle(img: np.ndarray, center: tuple[float, float], cell: float, style: Style,
-                rng: np.random.Generator) -> None:
+def draw_circle(
+    img: np.ndarray,
+    center: tuple[float, float],
+    cell: float,
+    style: Style,
+    rng: np.random.Generator,
+) -> None:
     """A hand-drawn circle around a letter (the joker mark), not quite closed."""
     r = cell * rng.uniform(0.42, 0.55)
     a0 = rng.uniform(0, 360)
@@ -291,11 +553,18 @@ def draw_circle(img: np.ndarray, center: tuple[float, float], cell: float, style
     pts += rng.normal(0, cell * 0.015, pts.shape)
     pen = max(1, round(cell * rng.uniform(*style.pen) * 0.6))
     colour = style.ink if img.ndim == 3 else (int(np.mean(style.ink)),)
-    cv2.polylines(img, [np.round(pts * 16).astype(np.int32)], False, colour, pen, cv2.LINE_AA, shift=4)
+    cv2.polylines(
+        img, [np.round(pts * 16).astype(np.int32)], False, colour, pen, cv2.LINE_AA, shift=4
+    )
 
 
-def draw_strike(img: np.ndarray, center: tuple[float, float], cell: float, style: Style,
-                rng: np.random.Generator) -> None:
+def draw_strike(
+    img: np.ndarray,
+    center: tuple[float, float],
+    cell: float,
+    style: Style,
+    rng: np.random.Generator,
+) -> None:
     """Cross a letter out: a cross, a scribble or a heavy diagonal."""
     colour = style.ink if img.ndim == 3 else (int(np.mean(style.ink)),)
     pen = max(2, round(cell * rng.uniform(*style.pen) * 0.8))
@@ -308,7 +577,12 @@ def draw_strike(img: np.ndarray, center: tuple[float, float], cell: float, style
         ys = np.linspace(cy - r * 0.8, cy + r * 0.8, n)
         lines = [[(cx - r if i % 2 == 0 else cx + r, y) for i, y in enumerate(ys)]]
     else:
-        lines = [[(cx - r, cy + r * 0.3), (cx + r, cy - r * 0.3)], [(cx - r, cy + r * 0.6), (cx + r, cy)]]
+        lines = [
+            [(cx - r, cy + r * 0.3), (cx + r, cy - r * 0.3)],
+            [(cx - r, cy + r * 0.6), (cx + r, cy)],
+        ]
     for line in lines:
         pts = np.array(line) + rng.normal(0, cell * 0.03, (len(line), 2))
-        cv2.polylines(img, [np.round(pts * 16).astype(np.int32)], False, colour, pen, cv2.LINE_AA, shift=4)
+        cv2.polylines(
+            img, [np.round(pts * 16).astype(np.int32)], False, colour, pen, cv2.LINE_AA, shift=4
+        )

@@ -65,8 +65,10 @@ class Layout:
         """Relative box of every grid cell, ``[row][col]``."""
         x, y, w, h = self.grid_box
         rows, cols = self.grid_shape
-        return [[(x + w * c / cols, y + h * r / rows, w / cols, h / rows) for c in range(cols)]
-                for r in range(rows)]
+        return [
+            [(x + w * c / cols, y + h * r / rows, w / cols, h / rows) for c in range(cols)]
+            for r in range(rows)
+        ]
 
     def comb_cells(self, name: str) -> list[Box]:
         """Relative box of every character cell of a combed field (table, ref, score)."""

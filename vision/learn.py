@@ -23,7 +23,12 @@ INDEX = "labels.jsonl"
 
 
 def learning_enabled() -> bool:
-    return os.environ.get("KIOSK_VISION_LEARN", "1").strip().lower() not in ("0", "non", "false", "off")
+    return os.environ.get("KIOSK_VISION_LEARN", "1").strip().lower() not in (
+        "0",
+        "non",
+        "false",
+        "off",
+    )
 
 
 def crops_dir_for_game(game_path: str | Path) -> Path:
@@ -45,8 +50,9 @@ def _labels_for(reading: BulletinReading, confirmed: dict) -> list[tuple[str, st
     return pairs
 
 
-def save_confirmed(reading: BulletinReading, confirmed: dict, directory: str | Path,
-                   enabled: bool | None = None) -> int:
+def save_confirmed(
+    reading: BulletinReading, confirmed: dict, directory: str | Path, enabled: bool | None = None
+) -> int:
     """Store the crops of the fields the arbiter confirmed; returns how many were kept."""
     if not (learning_enabled() if enabled is None else enabled):
         return 0
@@ -62,7 +68,9 @@ def save_confirmed(reading: BulletinReading, confirmed: dict, directory: str | P
         cv2.imwrite(str(out / f"{stem}.png"), np.clip(glyph.image * 255, 0, 255).astype(np.uint8))
         entry = {"file": f"{stem}.png", "label": label, "field": glyph.field}
         if glyph.field == "grid":
-            cv2.imwrite(str(out / f"{stem}_w.png"), np.clip(glyph.window * 255, 0, 255).astype(np.uint8))
+            cv2.imwrite(
+                str(out / f"{stem}_w.png"), np.clip(glyph.window * 255, 0, 255).astype(np.uint8)
+            )
             entry["window"] = f"{stem}_w.png"
         lines.append(json.dumps(entry, ensure_ascii=False))
     if lines:

@@ -26,11 +26,11 @@ DETECT_MAX_SIDE = 1600
 class Page:
     """The rectified bulletin and how it was found."""
 
-    image: np.ndarray            # BGR, canonical size
-    homography: np.ndarray       # photo → canonical
-    method: str                  # "marqueurs" or "contour"
-    markers: int                 # markers used (0 with the contour method)
-    corners: np.ndarray          # page corners in the photo (TL, TR, BR, BL)
+    image: np.ndarray  # BGR, canonical size
+    homography: np.ndarray  # photo → canonical
+    method: str  # "marqueurs" or "contour"
+    markers: int  # markers used (0 with the contour method)
+    corners: np.ndarray  # page corners in the photo (TL, TR, BR, BL)
 
 
 def canonical_size(layout: Layout) -> tuple[int, int]:
@@ -45,9 +45,15 @@ def _detector(dictionary: str, thorough: bool) -> cv2.aruco.ArucoDetector:
     return cv2.aruco.ArucoDetector(aruco_dictionary(dictionary), params)
 
 
-def _detect(gray: np.ndarray, layout: Layout, max_side: int, thorough: bool) -> dict[int, list[np.ndarray]]:
+def _detect(
+    gray: np.ndarray, layout: Layout, max_side: int, thorough: bool
+) -> dict[int, list[np.ndarray]]:
     scale = min(1.0, max_side / max(gray.shape))
-    small = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else gray
+    small = (
+        cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        if scale < 1
+        else gray
+    )
     corners, ids, _ = _detector(layout.data["markers"]["dictionary"], thorough).detectMarkers(small)
     found: dict[int, list[np.ndarray]] = {}
     if ids is None:
@@ -58,7 +64,9 @@ def _detect(gray: np.ndarray, layout: Layout, max_side: int, thorough: bool) -> 
             if scale < 1:  # refine on the full-resolution photo
                 win = max(2, int(round(1.5 / scale)))
                 crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.05)
-                pts = cv2.cornerSubPix(gray, pts.reshape(-1, 1, 2), (win, win), (-1, -1), crit).reshape(4, 2)
+                pts = cv2.cornerSubPix(
+                    gray, pts.reshape(-1, 1, 2), (win, win), (-1, -1), crit
+                ).reshape(4, 2)
             found.setdefault(int(i), []).append(pts)
     return found
 
@@ -82,8 +90,9 @@ def _marker_targets(layout: Layout) -> dict[int, np.ndarray]:
     for m in layout.markers:
         x0, y0, x1, y1 = to_px(m["box"], size)
         side = min(x1 - x0, y1 - y0)
-        out[int(m["id"])] = np.array([[x0, y0], [x0 + side, y0], [x0 + side, y0 + side], [x0, y0 + side]],
-                                     np.float32)
+        out[int(m["id"])] = np.array(
+            [[x0, y0], [x0 + side, y0], [x0 + side, y0 + side], [x0, y0 + side]], np.float32
+        )
     return out
 
 

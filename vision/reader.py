@@ -40,7 +40,7 @@ FLAG_THRESHOLD = 0.9
 DARK_PAPER = 35
 #: variance of the Laplacian over the squared area below which the photo is too blurred
 #: (sharp generated photos measure 75 and more, a 2-pixel blur brings it down to ~10)
-BLURRED = 25
+BLURRED = 15
 
 
 @dataclass
@@ -61,7 +61,9 @@ class BulletinReading:
     legal: bool = False
     constrained: bool = False
     crossed: int = 0
-    cell_keys: dict[str, list[str]] = field(default_factory=dict)   # field → keys of its cells, in order
+    cell_keys: dict[str, list[str]] = field(
+        default_factory=dict
+    )  # field → keys of its cells, in order
     flagged: list[str] = field(default_factory=list)
     method: str | None = None
     seconds: float = 0.0
@@ -89,8 +91,10 @@ class BulletinReading:
 
     def to_dict(self) -> dict:
         """One JSON line of ``python -m vision lire --json``."""
+
         def fv(f: FieldValue | None) -> dict | None:
             return f.to_dict() if f else None
+
         return {
             "photo": self.photo,
             "status": self.status,
@@ -129,9 +133,13 @@ def _doubtful_fields(fields: Fields, groups, word_row: int) -> list[str]:
 
 
 def _cell_keys(groups) -> dict[str, list[str]]:
-    return {"word": [r.key for r in groups.word], "ref": [r.key for r in groups.ref],
-            "score": [r.key for r in groups.score], "table": [r.key for r in groups.table],
-            "raccord": [r.key for _, _, r in groups.raccord]}
+    return {
+        "word": [r.key for r in groups.word],
+        "ref": [r.key for r in groups.ref],
+        "score": [r.key for r in groups.score],
+        "table": [r.key for r in groups.table],
+        "raccord": [r.key for _, _, r in groups.raccord],
+    }
 
 
 def _failure(status: str, photo: str | None, detail: str, start: float) -> BulletinReading:
@@ -141,7 +149,9 @@ def _failure(status: str, photo: str | None, detail: str, start: float) -> Bulle
 
 def _why_not_found(img: np.ndarray) -> str:
     gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
-    small = cv2.resize(gray, (640, round(640 * gray.shape[0] / gray.shape[1])), interpolation=cv2.INTER_AREA)
+    small = cv2.resize(
+        gray, (640, round(640 * gray.shape[0] / gray.shape[1])), interpolation=cv2.INTER_AREA
+    )
     if float(np.percentile(small, 95)) < 60:
         return SOMBRE
     if float(cv2.Laplacian(small, cv2.CV_32F).var()) < 8:
@@ -157,18 +167,24 @@ def _flags(d: Decoded, threshold: float) -> list[str]:
             flagged.append(name)
         elif f.confidence < threshold:
             flagged.append(name)
-    if d.word.value and d.jokers_confidence < threshold:
+    if d.word.value and (d.jokers_confidence < threshold or "word" in flagged):
         flagged.append("jokers")
     if d.constrained and not d.legal and d.word.value:
-        flagged.append("coup_illegal") if "word" in flagged else flagged.extend(["word", "coup_illegal"])
+        flagged.extend(n for n in ("word", "jokers", "coup_illegal") if n not in flagged)
     return flagged
 
 
-def read_bulletin(source: str | Path | bytes | np.ndarray, candidates: Iterable | None = None,
-                  board: Board | None = None, tables: Iterable[int] | None = None,
-                  layout: Layout | None = None, recogniser: Recogniser | None = None,
-                  photo: str | None = None, threshold: float = FLAG_THRESHOLD,
-                  tesseract: bool = False) -> BulletinReading:
+def read_bulletin(
+    source: str | Path | bytes | np.ndarray,
+    candidates: Iterable | None = None,
+    board: Board | None = None,
+    tables: Iterable[int] | None = None,
+    layout: Layout | None = None,
+    recogniser: Recogniser | None = None,
+    photo: str | None = None,
+    threshold: float = FLAG_THRESHOLD,
+    tesseract: bool = False,
+) -> BulletinReading:
     """Read one photo. ``candidates``: the coup's legal moves (anything with ref/word/score)."""
     start = time.perf_counter()
     if photo is None and isinstance(source, str | Path):
@@ -196,13 +212,20 @@ def read_bulletin(source: str | Path | bytes | np.ndarray, candidates: Iterable 
         readings = recogniser.read(glyphs)
         if tesseract:
             from .tess import second_opinion
+
             second_opinion(readings, {g.key: g for g in glyphs})
         groups = group_readings(readings, layout.word_row)
         if not (groups.word or groups.ref or groups.score or groups.raccord):
-            reading = _failure(VIERGE, photo, "seul le numéro de table est écrit" if groups.table else "", start)
+            reading = _failure(
+                VIERGE, photo, "seul le numéro de table est écrit" if groups.table else "", start
+            )
             reading.table = decode(groups, None, None, tables).table if groups.table else None
             return reading
-        cands = [c if isinstance(c, Candidate) else Candidate.of(c) for c in candidates] if candidates is not None else None
+        cands = (
+            [c if isinstance(c, Candidate) else Candidate.of(c) for c in candidates]
+            if candidates is not None
+            else None
+        )
         decoded = decode(groups, cands, board, tables)
         flagged = _flags(decoded, threshold)
         for name in _doubtful_fields(fields, groups, layout.word_row):
@@ -211,10 +234,26 @@ def read_bulletin(source: str | Path | bytes | np.ndarray, candidates: Iterable 
         status = A_VERIFIER if flagged else OK
         crossed = sum(r.crossed for r in readings if r.key.startswith("grid:"))
         return BulletinReading(
-            photo, status, MESSAGES[status], decoded.table, decoded.word, decoded.jokers,
-            decoded.jokers_confidence, decoded.ref, decoded.score, decoded.raccord, decoded.sens,
-            decoded.legal, decoded.constrained, crossed, _cell_keys(groups), flagged, page.method,
-            time.perf_counter() - start, {g.key: g for g in glyphs})
+            photo,
+            status,
+            MESSAGES[status],
+            decoded.table,
+            decoded.word,
+            decoded.jokers,
+            decoded.jokers_confidence,
+            decoded.ref,
+            decoded.score,
+            decoded.raccord,
+            decoded.sens,
+            decoded.legal,
+            decoded.constrained,
+            crossed,
+            _cell_keys(groups),
+            flagged,
+            page.method,
+            time.perf_counter() - start,
+            {g.key: g for g in glyphs},
+        )
     except VisionError as exc:
         return _failure(exc.status, photo, exc.detail, start)
     except MemoryError:

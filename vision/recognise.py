@@ -17,7 +17,7 @@ import numpy as np
 from .classifier import MLP
 from .features import glyph_features, window_features
 from .fields import Glyph
-from .train import CHAR_MODEL, CIRCLE_MODEL, CLASSES, CROSSED
+from .models import CHAR_MODEL, CIRCLE_MODEL, CLASSES, CROSSED
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 DIGITS = "0123456789"
@@ -27,7 +27,7 @@ ALLOWED = {
     "score": DIGITS,
     "ref": "ABCDEFGHIJKLMNO" + DIGITS,
 }
-SMOOTHING = 0.01   # floor so that no alternative is ever impossible
+SMOOTHING = 0.01  # floor so that no alternative is ever impossible
 
 
 @dataclass
@@ -79,7 +79,9 @@ class Recogniser:
         grid = [i for i, g in enumerate(glyphs) if g.field == "grid"]
         circled = np.zeros(len(glyphs))
         if grid and self.circles is not None:
-            pc = self.circles.predict_proba(np.stack([window_features(glyphs[i].window) for i in grid]))
+            pc = self.circles.predict_proba(
+                np.stack([window_features(glyphs[i].window) for i in grid])
+            )
             circled[grid] = pc[:, 1]
         out = []
         for i, g in enumerate(glyphs):
@@ -87,8 +89,15 @@ class Recogniser:
             p = np.array([raw[i, self._index[c]] for c in allowed])
             p = p / max(p.sum(), 1e-12)
             p = (1 - SMOOTHING) * p + SMOOTHING / len(allowed)
-            out.append(CharReading(g.key, g.col, g.row, dict(zip(allowed, p.tolist(), strict=True)),
-                                   float(circled[i])))
+            out.append(
+                CharReading(
+                    g.key,
+                    g.col,
+                    g.row,
+                    dict(zip(allowed, p.tolist(), strict=True)),
+                    float(circled[i]),
+                )
+            )
         return out
 
 

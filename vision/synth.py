@@ -24,6 +24,7 @@ from .glyphs import (
     Style,
     draw_circle,
     draw_glyph,
+    draw_sample,
     draw_strike,
 )
 from .layout import Layout, to_px
@@ -48,9 +49,9 @@ class BulletinContent:
 class Mistakes:
     """How messy the writer is, as probabilities per bulletin or per letter."""
 
-    across_border: float = 0.06   # per letter: written straddling a cell line
-    crossed_out: float = 0.15     # per bulletin: one wrong letter crossed out, then the right one
-    align_right: float = 0.5      # digits pushed to the right of their combed box
+    across_border: float = 0.06  # per letter: written straddling a cell line
+    crossed_out: float = 0.15  # per bulletin: one wrong letter crossed out, then the right one
+    align_right: float = 0.5  # digits pushed to the right of their combed box
 
 
 @dataclass
@@ -78,10 +79,10 @@ class GroundTruth:
     jokers: list[int]
     style: str
     seed: int
-    corners: list[list[float]] = field(default_factory=list)   # page corners in the photo
-    crossed: list[int] = field(default_factory=list)            # grid columns holding a struck letter
+    corners: list[list[float]] = field(default_factory=list)  # page corners in the photo
+    crossed: list[int] = field(default_factory=list)  # grid columns holding a struck letter
     word_start: int = 0
-    cells: dict[str, str] = field(default_factory=dict)         # "grid:r:c" / "table:i" → char, '#' struck
+    cells: dict[str, str] = field(default_factory=dict)  # "grid:r:c" / "table:i" → char, '#' struck
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -94,7 +95,9 @@ def _blank(name: str, px_per_mm: float) -> np.ndarray:
     return page
 
 
-def _style(style: str | Style | FontStyle | None, rng: np.random.Generator, held_out: bool) -> Style:
+def _style(
+    style: str | Style | FontStyle | None, rng: np.random.Generator, held_out: bool
+) -> Style:
     if isinstance(style, Style | FontStyle):
         return style
     if style:
@@ -107,19 +110,39 @@ def _cell_centre(box: tuple[int, int, int, int]) -> tuple[float, float]:
     return (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
 
 
-def write_bulletin(content: BulletinContent, style: Style | FontStyle, rng: np.random.Generator,
-                   layout: Layout | None = None, mistakes: Mistakes | None = None,
-                   px_per_mm: float = PX_PER_MM) -> tuple[np.ndarray, GroundTruth]:
-    """The filled bulletin, flat and upright (BGR), and what is on it."""
+def write_bulletin(
+    content: BulletinContent,
+    style: Style | FontStyle,
+    rng: np.random.Generator,
+    layout: Layout | None = None,
+    mistakes: Mistakes | None = None,
+    px_per_mm: float = PX_PER_MM,
+    digits: dict[str, list[np.ndarray]] | None = None,
+) -> tuple[np.ndarray, GroundTruth]:
+    """The filled bulletin, flat and upright (BGR), and what is on it.
+
+    ``digits``: scanned hand-written digit samples (e.g. MNIST) used for about half the digits."""
     layout = layout or Layout.load()
     mistakes = mistakes or Mistakes()
-    page = _blank(layout.name, px_per_mm) if layout.name == Layout.load().name else render_page(layout, px_per_mm)
+    page = (
+        _blank(layout.name, px_per_mm)
+        if layout.name == Layout.load().name
+        else render_page(layout, px_per_mm)
+    )
     size = (page.shape[1], page.shape[0])
     img = cv2.cvtColor(page, cv2.COLOR_GRAY2BGR)
     tint = np.array([rng.uniform(225, 250), rng.uniform(235, 252), rng.uniform(240, 255)]) / 255
     img = (img.astype(np.float32) * tint).astype(np.uint8)
-    truth = GroundTruth(content.table, content.word, content.ref, content.score, content.raccord,
-                        [i for i, ch in enumerate(content.word) if ch.islower()], style.name, 0)
+    truth = GroundTruth(
+        content.table,
+        content.word,
+        content.ref,
+        content.score,
+        content.raccord,
+        [i for i, ch in enumerate(content.word) if ch.islower()],
+        style.name,
+        0,
+    )
 
     rows, cols = layout.grid_shape
     cells = layout.grid_cells()
@@ -158,9 +181,15 @@ def write_bulletin(content: BulletinContent, style: Style | FontStyle, rng: np.r
         col += 1
     for dr, i, letter in content.raccord or ():
         r = word_row + dr
-        c = letter_cols[i] if 0 <= i < len(letter_cols) else start + i + (len(truth.crossed) if i > 0 else 0)
+        c = (
+            letter_cols[i]
+            if 0 <= i < len(letter_cols)
+            else start + i + (len(truth.crossed) if i > 0 else 0)
+        )
         if 0 <= r < rows and 0 <= c < cols:
-            draw_glyph(img, letter.upper(), _cell_centre(to_px(cells[r][c], size)), cell_px, style, rng)
+            draw_glyph(
+                img, letter.upper(), _cell_centre(to_px(cells[r][c], size)), cell_px, style, rng
+            )
             truth.cells[f"grid:{r}:{c}"] = letter.upper()
 
     for name, text in (("table", content.table), ("ref", content.ref), ("score", content.score)):
@@ -172,8 +201,14 @@ def write_bulletin(content: BulletinContent, style: Style | FontStyle, rng: np.r
         for k, ch in enumerate(chars[: len(comb)]):
             box = to_px(comb[max(first, 0) + k], size)
             truth.cells[f"{name}:{max(first, 0) + k}"] = ch.upper()
-            draw_glyph(img, ch.upper(), _cell_centre(box), (box[2] - box[0] + box[3] - box[1]) / 2,
-                       style, rng)
+            comb_px = (box[2] - box[0] + box[3] - box[1]) / 2
+            if digits and ch in digits and rng.random() < 0.5:
+                bank = digits[ch]
+                draw_sample(
+                    img, bank[int(rng.integers(len(bank)))], _cell_centre(box), comb_px, style, rng
+                )
+            else:
+                draw_glyph(img, ch.upper(), _cell_centre(box), comb_px, style, rng)
     return img, truth
 
 
@@ -186,11 +221,14 @@ def _background(size: tuple[int, int], rng: np.random.Generator) -> np.ndarray:
     return np.clip(base + texture + streaks, 0, 255).astype(np.uint8)
 
 
-def _destination_quad(src_size: tuple[int, int], out_size: tuple[int, int], fx: PhotoEffects,
-                      rng: np.random.Generator) -> np.ndarray:
+def _destination_quad(
+    src_size: tuple[int, int], out_size: tuple[int, int], fx: PhotoEffects, rng: np.random.Generator
+) -> np.ndarray:
     """Where the page corners land: 3-D tilt, in-plane rotation, scale and shift."""
     w, h = src_size
-    pts = np.array([[-w / 2, -h / 2, 0], [w / 2, -h / 2, 0], [w / 2, h / 2, 0], [-w / 2, h / 2, 0]], float)
+    pts = np.array(
+        [[-w / 2, -h / 2, 0], [w / 2, -h / 2, 0], [w / 2, h / 2, 0], [-w / 2, h / 2, 0]], float
+    )
     tilt = math.radians(rng.uniform(0, fx.max_tilt_deg))
     axis = rng.uniform(0, 2 * math.pi)
     ax, ay = math.cos(axis) * tilt, math.sin(axis) * tilt
@@ -201,7 +239,9 @@ def _destination_quad(src_size: tuple[int, int], out_size: tuple[int, int], fx: 
         rot += math.pi
     elif rng.random() < 0.1:
         rot += math.pi / 2 * rng.choice([-1, 1])
-    rz = np.array([[math.cos(rot), -math.sin(rot), 0], [math.sin(rot), math.cos(rot), 0], [0, 0, 1]])
+    rz = np.array(
+        [[math.cos(rot), -math.sin(rot), 0], [math.sin(rot), math.cos(rot), 0], [0, 0, 1]]
+    )
     p = pts @ (rz @ rx @ ry).T
     focal = 1.6 * max(w, h)
     p2 = p[:, :2] * focal / (focal + p[:, 2:3])
@@ -213,8 +253,12 @@ def _destination_quad(src_size: tuple[int, int], out_size: tuple[int, int], fx: 
     return (p2 + rng.uniform(0, 1, 2) * np.maximum(free, 0)).astype(np.float32)
 
 
-def photograph(paper: np.ndarray, rng: np.random.Generator, fx: PhotoEffects | None = None,
-               background: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+def photograph(
+    paper: np.ndarray,
+    rng: np.random.Generator,
+    fx: PhotoEffects | None = None,
+    background: np.ndarray | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
     """Put the flat page in a photo; returns the BGR photo and the page corners in it."""
     fx = fx or PhotoEffects()
     h, w = paper.shape[:2]
@@ -263,16 +307,22 @@ def random_content(rng: np.random.Generator) -> BulletinContent:
     word = "".join("ABCDEFGHIJKLMNOPQRSTUVWXYZ"[int(i)] for i in rng.integers(0, 26, n))
     if rng.random() < 0.3:
         j = int(rng.integers(n))
-        word = word[:j] + word[j].lower() + word[j + 1:]
+        word = word[:j] + word[j].lower() + word[j + 1 :]
     row, col = ROWS[int(rng.integers(15))], str(int(rng.integers(1, 16)))
     ref = row + col if rng.random() < 0.5 else col + row
     return BulletinContent(int(rng.integers(1, 200)), word, ref, int(rng.integers(2, 400)))
 
 
-def render_bulletin(content: BulletinContent, style: str | Style | FontStyle | None = None, seed: int = 0,
-                    effects: PhotoEffects | None = None, jpeg: bool = True,
-                    mistakes: Mistakes | None = None,
-                    held_out: bool = True) -> tuple[bytes | np.ndarray, GroundTruth]:
+def render_bulletin(
+    content: BulletinContent,
+    style: str | Style | FontStyle | None = None,
+    seed: int = 0,
+    effects: PhotoEffects | None = None,
+    jpeg: bool = True,
+    mistakes: Mistakes | None = None,
+    held_out: bool = True,
+    digits: dict[str, list[np.ndarray]] | None = None,
+) -> tuple[bytes | np.ndarray, GroundTruth]:
     """A photographed bulletin: JPEG bytes (or the BGR array with ``jpeg=False``) and its truth.
 
     ``style=None`` draws a writer among the held-out test styles (``held_out``) or the
@@ -281,7 +331,7 @@ def render_bulletin(content: BulletinContent, style: str | Style | FontStyle | N
     rng = np.random.default_rng(seed)
     st = _style(style, rng, held_out)
     fx = effects or PhotoEffects()
-    paper, truth = write_bulletin(content, st, rng, mistakes=mistakes)
+    paper, truth = write_bulletin(content, st, rng, mistakes=mistakes, digits=digits)
     truth.seed = seed
     photo, corners = photograph(paper, rng, fx)
     truth.corners = corners.tolist()

@@ -64,7 +64,9 @@ def render_page(layout: Layout, px_per_mm: float = 300 / 25.4) -> np.ndarray:
     for m in layout.markers:
         mx0, my0, mx1, my1 = to_px(m["box"], size)
         side = min(mx1 - mx0, my1 - my0)
-        img[my0:my0 + side, mx0:mx0 + side] = cv2.aruco.generateImageMarker(dictionary, int(m["id"]), side)
+        img[my0 : my0 + side, mx0 : mx0 + side] = cv2.aruco.generateImageMarker(
+            dictionary, int(m["id"]), side
+        )
 
     pil = Image.fromarray(img)
     draw = ImageDraw.Draw(pil)
@@ -73,14 +75,24 @@ def render_page(layout: Layout, px_per_mm: float = 300 / 25.4) -> np.ndarray:
         draw.text((lx0, ly0), spec["label"], fill=40, font=_font(round((ly1 - ly0) * 0.8), True))
     for spec in layout.data.get("texts", []):
         tx0, ty0, _, _ = to_px(spec["box"], size)
-        draw.text((tx0, ty0), spec["text"], fill=30,
-                  font=_font(round(spec["size_mm"] * px_per_mm), spec.get("bold", False)))
+        draw.text(
+            (tx0, ty0),
+            spec["text"],
+            fill=30,
+            font=_font(round(spec["size_mm"] * px_per_mm), spec.get("bold", False)),
+        )
     ax0, ay0, _, _ = to_px(layout.data["arbiter"]["box"], size)
-    draw.text((ax0 + 2 * px_per_mm, ay0 + 1.5 * px_per_mm), layout.data["arbiter"]["label"],
-              fill=90, font=_font(round(2.4 * px_per_mm)))
+    draw.text(
+        (ax0 + 2 * px_per_mm, ay0 + 1.5 * px_per_mm),
+        layout.data["arbiter"]["label"],
+        fill=90,
+        font=_font(round(2.4 * px_per_mm)),
+    )
     code = layout.data["code"]
     cx0, cy0, _, _ = to_px(code["box"], size)
-    draw.text((cx0, cy0), code["text"], fill=60, font=_font(round(code["size_mm"] * px_per_mm), True))
+    draw.text(
+        (cx0, cy0), code["text"], fill=60, font=_font(round(code["size_mm"] * px_per_mm), True)
+    )
     return np.asarray(pil)
 
 
@@ -94,7 +106,7 @@ def render_format(layout: Layout, fmt: str, dpi: int = 300) -> np.ndarray:
     out = np.full((round(paper_h * px_per_mm), round(paper_w * px_per_mm)), 255, np.uint8)
     oy, ox = (out.shape[0] - page.shape[0]) // 2, (out.shape[1] - page.shape[1]) // 2
     ph, pw = min(page.shape[0], out.shape[0]), min(page.shape[1], out.shape[1])
-    out[max(oy, 0):max(oy, 0) + ph, max(ox, 0):max(ox, 0) + pw] = page[:ph, :pw]
+    out[max(oy, 0) : max(oy, 0) + ph, max(ox, 0) : max(ox, 0) + pw] = page[:ph, :pw]
     return out
 
 
@@ -103,7 +115,9 @@ def render_sheet(layout: Layout, fmt: str, dpi: int = 300) -> np.ndarray:
     px_per_mm = dpi / 25.4
     sheet = np.full((round(A4_MM[1] * px_per_mm), round(A4_MM[0] * px_per_mm)), 255, np.uint8)
     one = render_format(layout, fmt, dpi)
-    if fmt == "A6":  # portrait A4 = 2 columns of 2 landscape A6 would not fit: 1 column of 2 x 2 rotated
+    if (
+        fmt == "A6"
+    ):  # portrait A4 = 2 columns of 2 landscape A6 would not fit: 1 column of 2 x 2 rotated
         one = cv2.rotate(one, cv2.ROTATE_90_CLOCKWISE)
         slots = [(0, 0), (0, 1), (1, 0), (1, 1)]
         ch, cw = sheet.shape[0] // 2, sheet.shape[1] // 2
@@ -113,7 +127,7 @@ def render_sheet(layout: Layout, fmt: str, dpi: int = 300) -> np.ndarray:
     h, w = min(one.shape[0], ch), min(one.shape[1], cw)
     for r, c in slots:
         y, x = r * ch + (ch - h) // 2, c * cw + (cw - w) // 2
-        sheet[y:y + h, x:x + w] = one[:h, :w]
+        sheet[y : y + h, x : x + w] = one[:h, :w]
     for y in range(ch, sheet.shape[0], ch)[:1]:
         sheet[y, ::12] = 150
     if fmt == "A6":

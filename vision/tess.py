@@ -32,7 +32,9 @@ def tesseract_char(ink: np.ndarray, whitelist: str) -> tuple[str | None, float]:
     img = cv2.copyMakeBorder(img, 24, 24, 24, 24, cv2.BORDER_CONSTANT, value=255)
     config = f"--psm 10 --oem 1 -c tessedit_char_whitelist={whitelist}"
     try:
-        data = pytesseract.image_to_data(img, config=config, output_type=pytesseract.Output.DICT, timeout=5)
+        data = pytesseract.image_to_data(
+            img, config=config, output_type=pytesseract.Output.DICT, timeout=5
+        )
     except (RuntimeError, pytesseract.TesseractError, OSError):
         return None, 0.0
     best, conf = None, 0.0
@@ -43,9 +45,13 @@ def tesseract_char(ink: np.ndarray, whitelist: str) -> tuple[str | None, float]:
     return best, conf
 
 
-def second_opinion(readings: list[CharReading], crops: dict, below: float = 0.8, budget: int = 4) -> int:
+def second_opinion(
+    readings: list[CharReading], crops: dict, below: float = 0.8, budget: int = 4
+) -> int:
     """Ask Tesseract about the least sure cells (at most ``budget``); returns the calls made."""
-    unsure = sorted((r for r in readings if r.confidence < below), key=lambda r: r.confidence)[:budget]
+    unsure = sorted((r for r in readings if r.confidence < below), key=lambda r: r.confidence)[
+        :budget
+    ]
     calls = 0
     for r in unsure:
         glyph = crops.get(r.key)

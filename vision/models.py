@@ -1,0 +1,13 @@
+"""Where the shipped models live and which classes they know."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .glyphs import CHARS
+
+DATA_DIR = Path(__file__).parent / "data"
+CHAR_MODEL = DATA_DIR / "glyphes.npz"
+CIRCLE_MODEL = DATA_DIR / "cercles.npz"
+CROSSED = "#"
+CLASSES = list(CHARS) + [CROSSED]
