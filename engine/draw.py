@@ -13,7 +13,7 @@ import random
 from collections import Counter
 from dataclasses import dataclass
 
-from .tiles import CONSONANTS, COUNTS, EITHER, JOKER, LETTERS, RACK_SIZE, VOWELS
+from .tiles import CONSONANTS, COUNTS, JOKER, LETTERS, RACK_SIZE, VOWELS
 
 #: coups 1..LAST_STRICT_COUP need 2 vowels + 2 consonants
 LAST_STRICT_COUP = 15

@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .board import Board, BadReference, Ref
+from .board import BadReference, Board, Ref
 from .draw import (
     MAX_REDRAWS,
     DrawError,

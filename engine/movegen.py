@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from operator import attrgetter
 
 from .board import CENTER, PREMIUMS, SIZE, Board, Ref
+from .dawg import Dawg
 from .lexicon import Lexicon
 from .move import Move, parse_tirage
 from .tiles import BINGO_BONUS, JOKER, RACK_SIZE, VALUES
@@ -78,182 +79,195 @@ def _search(
     first: bool,
 ) -> None:
     dawg = lexicon.dawg
-    child, dmask, terminal = dawg.child, dawg.mask, dawg.terminal
-    tile_value = _TILE_VALUE
     rack_mask = 0
     for code in range(26):
         if counts[code]:
             rack_mask |= 1 << code
 
     for r in range(SIZE):
-        line = grid[r]
-        above = grid[r - 1] if r > 0 else None
-        below = grid[r + 1] if r < SIZE - 1 else None
-        # premiums along this line, in board coordinates
-        lm = [(_LM[r][c] if horizontal else _LM[c][r]) for c in range(SIZE)]
-        wm = [(_WM[r][c] if horizontal else _WM[c][r]) for c in range(SIZE)]
+        _search_line(dawg, grid, r, counts, rack_mask, horizontal, out, first)
 
-        # Cross-checks: allowed letters, the fixed part's value, the cross word's text around.
-        cross_mask = [ALL] * SIZE
-        cross_sum = [-1] * SIZE
-        cross_text: list[tuple[str, str] | None] = [None] * SIZE
-        anchors: list[bool] = [False] * SIZE
-        if first:
-            if r == CENTER[0]:
-                anchors[CENTER[1]] = True
-        else:
-            for c in range(SIZE):
-                if line[c] is not None:
-                    continue
-                up_tile = above is not None and above[c] is not None
-                down_tile = below is not None and below[c] is not None
-                left_tile = c > 0 and line[c - 1] is not None
-                right_tile = c < SIZE - 1 and line[c + 1] is not None
-                if not (up_tile or down_tile or left_tile or right_tile):
-                    continue
-                anchors[c] = True
-                if not (up_tile or down_tile):
-                    continue
-                rr = r - 1
-                up = []
-                while rr >= 0 and grid[rr][c] is not None:
-                    up.append(grid[rr][c])
-                    rr -= 1
-                up.reverse()
-                rr = r + 1
-                down = []
-                while rr < SIZE and grid[rr][c] is not None:
-                    down.append(grid[rr][c])
-                    rr += 1
-                prefix, suffix = "".join(up), "".join(down)
-                cross_text[c] = (prefix, suffix)
-                cross_sum[c] = sum(_tile_value(t) for t in up) + sum(_tile_value(t) for t in down)
-                node = dawg.walk(prefix.upper())
-                allowed = 0
-                if node:
-                    m = dmask[node]
-                    upper_suffix = suffix.upper()
-                    while m:
-                        low = m & -m
-                        code = low.bit_length() - 1
-                        m ^= low
-                        end = dawg.walk(upper_suffix, child[node * 26 + code])
-                        if end and terminal[end]:
-                            allowed |= low
-                cross_mask[c] = allowed
 
-        cur: list[str | None] = list(line)
-        placed_cols: list[int] = []
-        state = {"start": 0}
+def _search_line(
+    dawg: Dawg,
+    grid: list[list[str | None]],
+    r: int,
+    counts: list[int],
+    rack_mask: int,
+    horizontal: bool,
+    out: list[Move],
+    first: bool,
+) -> None:
+    """Every move whose main word lies on line ``r`` of ``grid`` (rows, or columns transposed)."""
+    child, dmask, terminal = dawg.child, dawg.mask, dawg.terminal
+    tile_value = _TILE_VALUE
+    line = grid[r]
+    above = grid[r - 1] if r > 0 else None
+    below = grid[r + 1] if r < SIZE - 1 else None
+    # premiums along this line, in board coordinates
+    lm = [(_LM[r][c] if horizontal else _LM[c][r]) for c in range(SIZE)]
+    wm = [(_WM[r][c] if horizontal else _WM[c][r]) for c in range(SIZE)]
 
-        def record(end: int) -> None:
-            start = state["start"]
-            main_sum = 0
-            mult = 1
-            cross_total = 0
-            extra_words: list[tuple[str, int]] = []
-            placed: list[tuple[int, int, str]] = []
-            for c in range(start, end):
-                tile = cur[c]
-                if line[c] is not None:
-                    main_sum += tile_value[tile]
-                    continue
-                v = tile_value[tile] * lm[c]
-                main_sum += v
-                mult *= wm[c]
-                if cross_sum[c] >= 0:
-                    cross_score = (cross_sum[c] + v) * wm[c]
-                    cross_total += cross_score
-                    prefix, suffix = cross_text[c]
-                    extra_words.append((prefix + tile + suffix, cross_score))
-                placed.append((r, c, tile) if horizontal else (c, r, tile))
-            word = "".join(cur[start:end])
-            main_score = main_sum * mult
-            score = main_score + cross_total + (BINGO_BONUS if len(placed) == RACK_SIZE else 0)
-            ref = _REFS[(r, start, True)] if horizontal else _REFS[(start, r, False)]
-            out.append(Move(ref, word, tuple(placed), score, ((word, main_score), *extra_words)))
-
-        def extend_right(c: int, node: int, anchor: int, rmask: int) -> None:
-            if c < SIZE and line[c] is not None:
-                tile = line[c]
-                nxt = child[node * 26 + (ord(tile.upper()) - 65)]
-                if nxt:
-                    extend_right(c + 1, nxt, anchor, rmask)
-                return
-            if c > anchor and terminal[node] and c - state["start"] >= 2:
-                record(c)
-            if c >= SIZE:
-                return
-            joker = counts[26] > 0
-            m = dmask[node] & cross_mask[c]
-            if not joker:
-                m &= rmask
-            base = node * 26
-            while m:
-                low = m & -m
-                code = low.bit_length() - 1
-                m ^= low
-                nxt = child[base + code]
-                if counts[code]:
-                    counts[code] -= 1
-                    cur[c] = chr(65 + code)
-                    extend_right(c + 1, nxt, anchor, rmask if counts[code] else rmask & ~low)
-                    counts[code] += 1
-                if joker:
-                    counts[26] -= 1
-                    cur[c] = chr(97 + code)
-                    extend_right(c + 1, nxt, anchor, rmask)
-                    counts[26] += 1
-            cur[c] = None
-
-        prefix: list[str] = []
-
-        def left_part(node: int, anchor: int, limit: int, rmask: int) -> None:
-            # Only try the anchor when some available letter can go on it from here.
-            if dmask[node] & cross_mask[anchor] & (ALL if counts[26] else rmask):
-                # The left part ends just before the anchor. Squares left of the
-                # word may keep stale letters: record() reads only the word's span.
-                state["start"] = anchor - len(prefix)
-                cur[state["start"]:anchor] = prefix
-                extend_right(anchor, node, anchor, rmask)
-            if limit == 0:
-                return
-            joker = counts[26] > 0
-            m = dmask[node] if joker else dmask[node] & rmask
-            base = node * 26
-            while m:
-                low = m & -m
-                code = low.bit_length() - 1
-                m ^= low
-                nxt = child[base + code]
-                if counts[code]:
-                    counts[code] -= 1
-                    prefix.append(chr(65 + code))
-                    left_part(nxt, anchor, limit - 1, rmask if counts[code] else rmask & ~low)
-                    prefix.pop()
-                    counts[code] += 1
-                if joker:
-                    counts[26] -= 1
-                    prefix.append(chr(97 + code))
-                    left_part(nxt, anchor, limit - 1, rmask)
-                    prefix.pop()
-                    counts[26] += 1
-
-        for a in range(SIZE):
-            if not anchors[a]:
+    # Cross-checks: allowed letters, the fixed part's value, the cross word's text around.
+    cross_mask = [ALL] * SIZE
+    cross_sum = [-1] * SIZE
+    cross_text: list[tuple[str, str] | None] = [None] * SIZE
+    anchors: list[bool] = [False] * SIZE
+    if first:
+        if r == CENTER[0]:
+            anchors[CENTER[1]] = True
+    else:
+        for c in range(SIZE):
+            if line[c] is not None:
                 continue
-            if a > 0 and line[a - 1] is not None:
-                start = a - 1
-                while start > 0 and line[start - 1] is not None:
-                    start -= 1
-                node = dawg.walk("".join(line[start:a]).upper())
-                if node:
-                    state["start"] = start
-                    extend_right(a, node, a, rack_mask)
+            up_tile = above is not None and above[c] is not None
+            down_tile = below is not None and below[c] is not None
+            left_tile = c > 0 and line[c - 1] is not None
+            right_tile = c < SIZE - 1 and line[c + 1] is not None
+            if not (up_tile or down_tile or left_tile or right_tile):
                 continue
-            limit = 0
-            c = a - 1
-            while c >= 0 and line[c] is None and not anchors[c] and limit < RACK_SIZE - 1:
-                limit += 1
-                c -= 1
-            left_part(1, a, limit, rack_mask)
+            anchors[c] = True
+            if not (up_tile or down_tile):
+                continue
+            rr = r - 1
+            up = []
+            while rr >= 0 and grid[rr][c] is not None:
+                up.append(grid[rr][c])
+                rr -= 1
+            up.reverse()
+            rr = r + 1
+            down = []
+            while rr < SIZE and grid[rr][c] is not None:
+                down.append(grid[rr][c])
+                rr += 1
+            prefix, suffix = "".join(up), "".join(down)
+            cross_text[c] = (prefix, suffix)
+            cross_sum[c] = sum(_tile_value(t) for t in up) + sum(_tile_value(t) for t in down)
+            node = dawg.walk(prefix.upper())
+            allowed = 0
+            if node:
+                m = dmask[node]
+                upper_suffix = suffix.upper()
+                while m:
+                    low = m & -m
+                    code = low.bit_length() - 1
+                    m ^= low
+                    end = dawg.walk(upper_suffix, child[node * 26 + code])
+                    if end and terminal[end]:
+                        allowed |= low
+            cross_mask[c] = allowed
+
+    cur: list[str | None] = list(line)
+    state = {"start": 0}
+
+    def record(end: int) -> None:
+        start = state["start"]
+        main_sum = 0
+        mult = 1
+        cross_total = 0
+        extra_words: list[tuple[str, int]] = []
+        placed: list[tuple[int, int, str]] = []
+        for c in range(start, end):
+            tile = cur[c]
+            if line[c] is not None:
+                main_sum += tile_value[tile]
+                continue
+            v = tile_value[tile] * lm[c]
+            main_sum += v
+            mult *= wm[c]
+            if cross_sum[c] >= 0:
+                cross_score = (cross_sum[c] + v) * wm[c]
+                cross_total += cross_score
+                prefix, suffix = cross_text[c]
+                extra_words.append((prefix + tile + suffix, cross_score))
+            placed.append((r, c, tile) if horizontal else (c, r, tile))
+        word = "".join(cur[start:end])
+        main_score = main_sum * mult
+        score = main_score + cross_total + (BINGO_BONUS if len(placed) == RACK_SIZE else 0)
+        ref = _REFS[(r, start, True)] if horizontal else _REFS[(start, r, False)]
+        out.append(Move(ref, word, tuple(placed), score, ((word, main_score), *extra_words)))
+
+    def extend_right(c: int, node: int, anchor: int, rmask: int) -> None:
+        if c < SIZE and line[c] is not None:
+            tile = line[c]
+            nxt = child[node * 26 + (ord(tile.upper()) - 65)]
+            if nxt:
+                extend_right(c + 1, nxt, anchor, rmask)
+            return
+        if c > anchor and terminal[node] and c - state["start"] >= 2:
+            record(c)
+        if c >= SIZE:
+            return
+        joker = counts[26] > 0
+        m = dmask[node] & cross_mask[c]
+        if not joker:
+            m &= rmask
+        base = node * 26
+        while m:
+            low = m & -m
+            code = low.bit_length() - 1
+            m ^= low
+            nxt = child[base + code]
+            if counts[code]:
+                counts[code] -= 1
+                cur[c] = chr(65 + code)
+                extend_right(c + 1, nxt, anchor, rmask if counts[code] else rmask & ~low)
+                counts[code] += 1
+            if joker:
+                counts[26] -= 1
+                cur[c] = chr(97 + code)
+                extend_right(c + 1, nxt, anchor, rmask)
+                counts[26] += 1
+        cur[c] = None
+
+    prefix: list[str] = []
+
+    def left_part(node: int, anchor: int, limit: int, rmask: int) -> None:
+        # Only try the anchor when some available letter can go on it from here.
+        if dmask[node] & cross_mask[anchor] & (ALL if counts[26] else rmask):
+            # The left part ends just before the anchor. Squares left of the
+            # word may keep stale letters: record() reads only the word's span.
+            state["start"] = anchor - len(prefix)
+            cur[state["start"]:anchor] = prefix
+            extend_right(anchor, node, anchor, rmask)
+        if limit == 0:
+            return
+        joker = counts[26] > 0
+        m = dmask[node] if joker else dmask[node] & rmask
+        base = node * 26
+        while m:
+            low = m & -m
+            code = low.bit_length() - 1
+            m ^= low
+            nxt = child[base + code]
+            if counts[code]:
+                counts[code] -= 1
+                prefix.append(chr(65 + code))
+                left_part(nxt, anchor, limit - 1, rmask if counts[code] else rmask & ~low)
+                prefix.pop()
+                counts[code] += 1
+            if joker:
+                counts[26] -= 1
+                prefix.append(chr(97 + code))
+                left_part(nxt, anchor, limit - 1, rmask)
+                prefix.pop()
+                counts[26] += 1
+
+    for a in range(SIZE):
+        if not anchors[a]:
+            continue
+        if a > 0 and line[a - 1] is not None:
+            start = a - 1
+            while start > 0 and line[start - 1] is not None:
+                start -= 1
+            node = dawg.walk("".join(line[start:a]).upper())
+            if node:
+                state["start"] = start
+                extend_right(a, node, a, rack_mask)
+            continue
+        limit = 0
+        c = a - 1
+        while c >= 0 and line[c] is None and not anchors[c] and limit < RACK_SIZE - 1:
+            limit += 1
+            c -= 1
+        left_part(1, a, limit, rack_mask)

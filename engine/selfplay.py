@@ -6,8 +6,8 @@ from collections.abc import Callable
 
 from .game import Game, GameSettings
 from .lexicon import Lexicon
-from .movegen import generate_moves, top_moves
 from .move import Move
+from .movegen import generate_moves, top_moves
 
 
 def play_coup(game: Game, lexicon: Lexicon) -> tuple[list[Move], list[Move]]:
