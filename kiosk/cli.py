@@ -228,8 +228,9 @@ def _run_demo(session, out_dir: Path, *, sans_ecran: bool, accelere: bool, photo
 
     out_dir.mkdir(parents=True, exist_ok=True)
     if not accelere:
-        return _run_room(session, args,
-                         lambda m: Autopilot(m, out_dir, photos=photos), out_dir)
+        _run_room(session, args, lambda m: Autopilot(m, out_dir, photos=photos), out_dir)
+        _summary(out_dir, photos, out_dir / "resultats.csv")
+        return 0
     clock = VirtualClock()
     machine = Machine(session, clock)
     autopilot = Autopilot(machine, out_dir, photos=photos, advance=clock.advance)
@@ -248,12 +249,22 @@ def _run_demo(session, out_dir: Path, *, sans_ecran: bool, accelere: bool, photo
         session.journal.close()
     if voice.error:
         print(f"attention : {voice.error}", file=sys.stderr)
+    _summary(out_dir, photos, csv_path)
+    return 0
+
+
+def _summary(out_dir: Path, photos: bool, csv_path: Path) -> None:
+    """Say where the demo wrote everything."""
     print(f"écrans : {out_dir}/*.png ({len(list(out_dir.glob('*.png')))} images)")
-    print(f"annonces : {out_dir}/*.wav ({len(list(out_dir.glob('*.wav')))} fichiers)")
+    wavs = list(out_dir.glob("*.wav")) + list(out_dir.glob("son/*.wav"))
+    print(f"annonces : {out_dir}/*.wav ({len(wavs)} fichiers ; en direct si une carte son "
+          "est présente)")
     if photos:
         print(f"bulletins photographiés : {out_dir / 'bulletins'}")
-    print(f"résultats : {csv_path} et {out_dir / 'resultats.html'}")
-    return 0
+    if csv_path.exists():
+        print(f"résultats : {csv_path} et {out_dir / 'resultats.html'}")
+    else:
+        print("partie interrompue avant la fin : kiosk reprendre pour la continuer")
 
 
 def cmd_lire(args) -> int:

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # make demo: the kiosk's self-playing game (kiosk demo), else the engine's terminal self-play.
-#  - a screen ($DISPLAY): the game in a window, in real time, 10 s a coup, first 10 coups;
+#  - a screen ($DISPLAY): the game in a window, in real time, 10 s a coup, first 6 coups;
 #  - no screen but Xvfb: the whole game in a virtual screen, time simulated;
 #  - neither: the whole game without a window (--sans-ecran).
 # Screens go to out/demo/*.png, announcements to out/demo/*.wav, results to out/demo/resultats.csv.
@@ -12,7 +12,7 @@ if ! $PY -c "import kiosk.cli" 2>/dev/null; then
   exec $PY -m engine play --seed 1
 fi
 if [ -n "${DISPLAY:-}" ] && [ "${SDL_VIDEODRIVER:-}" != "dummy" ]; then
-  exec $PY -m kiosk demo --rapide --fenetre --coups 10 "$@"
+  exec $PY -m kiosk demo --rapide --fenetre --coups 6 "$@"
 elif command -v xvfb-run >/dev/null 2>&1; then
   echo "pas d'écran : démonstration dans un écran virtuel (Xvfb), temps simulé"
   unset SDL_VIDEODRIVER

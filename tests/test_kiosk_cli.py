@@ -1,7 +1,7 @@
 """The ``kiosk`` command as a user runs it: French help and errors, reading a photo folder,
 export, and the demo killed with SIGKILL at random moments then resumed.
 
-The crash test runs ``KIOSK_CRASH_POINTS`` kill points (5 by default, to stay in the
+The crash test runs ``KIOSK_CRASH_POINTS`` kill points (10 by default, to stay in the
 suite's time budget); ``KIOSK_CRASH_POINTS=50 make test`` runs the issue's 50.
 """
 
@@ -21,7 +21,7 @@ from kiosk.journal import Journal
 from kiosk.session import Config, Session
 
 ROOT = Path(__file__).resolve().parent.parent
-CRASH_POINTS = int(os.environ.get("KIOSK_CRASH_POINTS", "5"))
+CRASH_POINTS = int(os.environ.get("KIOSK_CRASH_POINTS", "10"))
 
 
 @pytest.fixture
