@@ -201,7 +201,7 @@ def cmd_demo(args) -> int:
     lexicon = _lexicon(args.lexique)
     out_dir = Path(args.sortie).resolve()
     if out_dir.exists():
-        for pattern in ("*.png", "*.wav", "resultats.*"):
+        for pattern in ("*.png", "*.wav", "resultats*"):
             for old in out_dir.glob(pattern):
                 old.unlink()
         shutil.rmtree(out_dir / "bulletins", ignore_errors=True)

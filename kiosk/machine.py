@@ -61,7 +61,6 @@ class Machine:
         self.cursor = 0
         self.edit_field = 0
         self.arbiter_screen = True  # in correction: the arbiter's screen, Tab for the room
-        self.finished_quit = False
         self.countdown: Countdown | None = None
         self.restore()
 
@@ -454,16 +453,17 @@ class Machine:
             self.message = "bulletin déjà confirmé"
             return
         bulletin = reading.bulletin_dict()
+        refused = len(self.session.refused)
         data = self._record("bulletin", {"coup": reading.coup, "bulletin": bulletin,
                                          "lecture": reading_seq})
-        if data is not None:
-            refused = self.session.refused[-1:] if self.session.refused else []
+        if data is None:
+            return
+        if len(self.session.refused) > refused:
+            self.message = self.session.refused[-1]
+        else:
             table = bulletin.get("table")
-            if refused and f"événement {self.session.applied}" in refused[0]:
-                self.message = refused[0]
-            else:
-                decision = self.session.results.decision(table, reading.coup)
-                self.message = f"table {table} : {decision.outcome.value}, {decision.score} points"
+            decision = self.session.results.decision(table, reading.coup)
+            self.message = f"table {table} : {decision.outcome.value}, {decision.score} points"
 
     def top_to_all(self) -> None:
         coup = self.session.coup

@@ -52,7 +52,7 @@ def read_photo(path: str | Path, session: Session, coup: int) -> dict:
         fields[name] = {"value": values.get(name),
                         "confidence": round(float(fv.confidence), 4) if fv else 0.0}
     data = {"coup": coup, "photo": photo, "status": reading.status, "message": reading.message,
-            "fields": fields}
+            "fields": fields, "flagged": list(reading.flagged)}
     extra = {k: values[k] for k in ("raccord", "sens", "illisible", "blanc", "plusieurs", "ratures")
              if values.get(k)}
     if extra:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pygame
 
-from engine.export import results_csv, results_html
+from engine.export import results_csv, results_csv_latin1, results_html
 
 from .machine import Effect, Machine
 from .screens import compose
@@ -52,6 +52,10 @@ def write_results(machine: Machine, out_dir: Path) -> Path:
         tmp = path.with_name(path.name + ".tmp")
         tmp.write_text(text, encoding="utf-8")
         tmp.replace(path)
+    latin1 = out_dir / "resultats-latin1.csv"  # what the federation's software reads
+    tmp = latin1.with_name(latin1.name + ".tmp")
+    tmp.write_bytes(results_csv_latin1(results))
+    tmp.replace(latin1)
     return target
 
 

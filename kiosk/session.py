@@ -22,7 +22,7 @@ from engine.move import Move
 from engine.movegen import generate_moves, top_moves
 from engine.results import GameResults, Player, ResultsError, ResultsSettings
 
-from .journal import Event, Journal, JournalError
+from .journal import Event, Journal
 
 #: The steps of a coup, in order; "accueil" before the first, "fin" after the last.
 STEPS = ("accueil", "tirage", "annonce", "chrono", "ramassage", "top", "correction", "fin")
@@ -68,6 +68,7 @@ class Reading:
     message: str = ""
     photo: str | None = None
     extra: dict = field(default_factory=dict)  # raccord, sens, reader's flags (ratures…)
+    flagged: tuple[str, ...] = ()  # fields the reader asks the arbiter to check
 
     def bulletin_dict(self) -> dict:
         data = dict(self.extra)
@@ -304,7 +305,8 @@ class Session:
     def _on_lecture(self, data: dict, seq: int) -> None:
         self.pending[seq] = Reading(seq, int(data["coup"]), dict(data.get("fields") or {}),
                                     str(data.get("status", "ok")), str(data.get("message", "")),
-                                    data.get("photo"), dict(data.get("extra") or {}))
+                                    data.get("photo"), dict(data.get("extra") or {}),
+                                    tuple(data.get("flagged") or ()))
 
     def _on_edition(self, data: dict, seq: int) -> None:
         reading = self.pending.get(int(data["lecture"]))
@@ -359,10 +361,3 @@ def describe(event: Event) -> str:
     if event.kind == "choix_top":
         return "choix du top"
     return event.kind
-
-
-def open_session(journal: Journal, lexicon: Lexicon) -> Session:
-    try:
-        return Session(journal, lexicon)
-    except JournalError as exc:
-        raise SessionError(str(exc)) from exc

@@ -13,8 +13,9 @@ from display.view import Countdown, RankLine, Screen, Top, View
 
 from .machine import EDITABLE, FIELD_NAMES, Machine
 
-#: a field read with less confidence than this is highlighted for the arbiter
-LOW_CONFIDENCE = 0.8
+#: a field read with less confidence than this is highlighted for the arbiter, as are the
+#: fields the reader itself flags (the reader's own threshold is 0.9 too)
+LOW_CONFIDENCE = 0.9
 
 _DRAW_MODES = {"aleatoire": "aléatoire", "manuel": "manuel (sac réel)", "fichier": "d'une partie"}
 
@@ -109,8 +110,9 @@ def arbiter_rows(machine: Machine) -> list[ArbiterRow]:
             f = reading.fields.get(name) or {}
             conf = f.get("confidence")
             conf = None if f.get("arbitre") or conf is None else float(conf)
+            low = conf is not None and (conf < LOW_CONFIDENCE or name in reading.flagged)
             cells.append(FieldCell(FIELD_NAMES[name], _field_text(name, f.get("value")), conf,
-                                   conf is not None and conf < LOW_CONFIDENCE))
+                                   low))
         try:
             decision = s.propose(reading.coup, reading.bulletin_dict())
             proposed = f"{decision.outcome.value} {decision.score}"
