@@ -86,6 +86,7 @@ class Autopilot:
         self.advance_clock = advance  # None: real time, the countdown runs by itself
         self.seed = machine.config.seed
         self._plans: dict[int, dict[int, Written]] = {}
+        self._helped = False
 
     # -- what the players write -----------------------------------------------------------------
     def plan(self, number: int) -> dict[int, Written]:
@@ -177,6 +178,10 @@ class Autopilot:
         coup = s.coup
         if step == "fin":
             return False
+        if step == "accueil" and not self._helped:  # the keys, shown once before the game
+            self._helped = True
+            m.key("h")
+            return True
         if step == "tirage" and coup is not None and coup.number == REJECT_COUP \
                 and coup.tirage and not coup.rejections and m.flash_rejet is None:
             m.key("r")
