@@ -145,3 +145,36 @@ def test_demo_killed_anywhere_resumes_to_the_same_results(env):
         events = Journal.open(game).events()
         assert events[-1].kind == "fin"
     assert interrupted >= max(1, CRASH_POINTS // 2)
+
+
+def test_resume_refuses_another_word_list_and_pauses_a_running_chrono(env, capsys):
+    lexicon = Lexicon.load()
+    path = env / "parties" / "p.partie"
+    journal = Journal.create(path, {"lexicon_sha256": lexicon.sha256},
+                             first=("partie", Config(seed=3, seconds=120).to_dict()))
+    session = Session(journal, lexicon)
+    session.record("tirage", {"mode": "aleatoire"})
+    session.record("etape", {"step": "annonce"})
+    session.record("etape", {"step": "chrono"})
+    session.record("appel", {"name": "chrono", "elapsed": 0.0})
+    session.record("chrono", {"action": "pause", "elapsed": 40.0})
+    session.record("chrono", {"action": "reprise", "elapsed": 40.0})
+    journal.close()
+    words = env / "mots.txt"
+    words.write_text("MAISON\nRATES\nTARES\n", encoding="utf-8")
+    before = path.read_bytes()
+    assert main(["reprendre", str(path), "--lexique", str(words)]) == 2
+    err = capsys.readouterr().err
+    assert "autre liste de mots" in err and "reprise refusée" in err
+    assert path.read_bytes() == before
+    # the right list: same step, the countdown stopped where the journal left it
+    from kiosk.machine import Machine
+    from kiosk.views import room_view
+
+    again = Session(Journal.open(path), lexicon)
+    machine = Machine(again, lambda: 0.0)
+    assert again.step == "chrono" and machine.countdown.paused
+    assert room_view(machine).countdown.text == "Pause"
+    assert "P pour repartir" in machine.message
+    machine.key("p")
+    assert room_view(machine).countdown.text == "1:20"
