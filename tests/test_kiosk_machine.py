@@ -244,3 +244,22 @@ def test_correction_mode_lists_confidences_and_edits(tmp_path, lexicon):
     again = Session(machine.session.journal, lexicon)
     assert again.results.to_dict() == machine.session.results.to_dict()
     assert again.step == "correction"
+
+
+def test_tirages_replayed_from_a_saved_game(tmp_path, lexicon):
+    from engine.selfplay import self_play
+
+    source = self_play(21, lexicon)
+    machine, clock = start(tmp_path, lexicon, draw_mode="fichier", source=source.to_dict(),
+                           max_coups=4)
+    for _ in range(40):
+        if machine.step == "fin":
+            break
+        if machine.step == "chrono":
+            clock.now += 181
+            machine.tick()
+        machine.key("space")
+    game = machine.session.game
+    assert machine.step == "fin" and len(game.coups) == 4
+    assert [c.tirage for c in game.coups] == [c.tirage for c in source.coups[:4]]
+    assert [c.top for c in game.coups] == [c.top for c in source.coups[:4]]
