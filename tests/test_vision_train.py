@@ -33,9 +33,7 @@ def test_confirmed_crops_round_trip_and_retrain(tmp_path):
     store = tmp_path / "partie.vision"
     confirmed = {"word": "MAISONs", "ref": "H4", "score": 70, "table": 12}
     kept = save_confirmed(reading, confirmed, store, enabled=True)
-    expected = sum(
-        len(str(v)) for k, v in confirmed.items() if len(reading.cell_keys[k]) == len(str(v))
-    )
+    expected = sum(len(str(v)) for k, v in confirmed.items() if len(reading.cell_keys[k]) == len(str(v)))
     assert kept == expected >= 9
     crops = list(load_confirmed(store))
     assert len(crops) == kept
@@ -71,10 +69,41 @@ def test_calibrate_a_marker_less_bulletin(tmp_path):
     assert measured["grid"]["rows"] == 3 and measured["grid"]["cols"] == 17
     assert np.allclose(measured["grid"]["box"], layout.grid_box, atol=0.015)
     for name in ("table", "ref", "score"):
-        assert np.allclose(
-            measured["fields"][name]["box"][:2], layout.field_box(name)[:2], atol=0.015
-        )
+        assert np.allclose(measured["fields"][name]["box"][:2], layout.field_box(name)[:2], atol=0.015)
     assert measured["fields"]["score"]["cells"] == 4
     path = tmp_path / "essai.json"
     path.write_text(json.dumps(measured))
     assert Layout.load(path).grid_shape == (3, 17)
+
+
+def test_cli_calibrer_and_generer(tmp_path):
+    import subprocess
+    import sys
+
+    layout = Layout.load()
+    data = dict(layout.data)
+    data["markers"] = {"dictionary": "DICT_4X4_50", "items": []}
+    page = render_page(Layout("sans_marqueurs", data), 10)
+    fx = PhotoEffects(max_tilt_deg=8, upside_down=0, max_rotation_deg=4, fill=(0.85, 0.9), shadow=0)
+    photo, _ = photograph(cv2.cvtColor(page, cv2.COLOR_GRAY2BGR), np.random.default_rng(4), fx)
+    blank = tmp_path / "vierge.jpg"
+    cv2.imwrite(str(blank), photo)
+    out = tmp_path / "federation.json"
+    run = subprocess.run(
+        [sys.executable, "-m", "vision", "calibrer", str(blank), "--nom", "federation", "--sortie", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert run.returncode == 0, run.stderr
+    assert Layout.load(out).grid_shape == (3, 17)
+    run = subprocess.run(
+        [sys.executable, "-m", "vision", "generer", str(tmp_path / "photos"), "--nombre", "2"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert run.returncode == 0
+    assert len(list((tmp_path / "photos").glob("*.jpg"))) == 2
+    truth = json.loads((tmp_path / "photos" / "bulletin_000.json").read_text())
+    assert {"word", "ref", "score", "table"} <= set(truth)

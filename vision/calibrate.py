@@ -66,6 +66,12 @@ def _boxes(gray: np.ndarray) -> list[tuple[int, int, int, int]]:
     return out
 
 
+def _clusters(values: list[int], gap: float) -> int:
+    """How many groups of nearby values (cell rows or columns)."""
+    ordered = sorted(values)
+    return 1 + int(sum(b - a > gap for a, b in zip(ordered, ordered[1:], strict=False)))
+
+
 def _grid(boxes):
     """The largest set of same-size cells: squared area box, rows, cols, and the leftover boxes."""
     best: list = []
@@ -98,8 +104,8 @@ def _grid(boxes):
     y1 = max(c[1] + c[3] for c in best)
     cw = np.median([c[2] for c in best])
     ch = np.median([c[3] for c in best])
-    cols = max(1, round((x1 - x0) / (x1 - x0 + 1) * len({round(x / (cw * 0.5)) for x in xs})))
-    rows_n = max(1, len({round(y / (ch * 0.5)) for y in ys}))
+    cols = _clusters(xs, cw * 0.5)
+    rows_n = _clusters(ys, ch * 0.5)
     rest = [b for b in boxes if not (x0 - 2 <= b[0] <= x1 and y0 - 2 <= b[1] <= y1)]
     return (x0, y0, x1 - x0, y1 - y0), rows_n, cols, rest
 
@@ -132,7 +138,7 @@ def calibrate_image(img: np.ndarray, name: str = "calibre") -> dict:
     combs = combs[:3]
 
     def rel(x, y, w, h):
-        return [round(x / W, 5), round(y / H, 5), round(w / W, 5), round(h / H, 5)]
+        return [round(float(v) / d, 5) for v, d in ((x, W), (y, H), (w, W), (h, H))]
 
     fields = {}
     for key, label, f in zip(
@@ -141,7 +147,7 @@ def calibrate_image(img: np.ndarray, name: str = "calibre") -> dict:
         x0, y0 = f[0][0], min(b[1] for b in f)
         x1 = f[-1][0] + f[-1][2]
         y1 = max(b[1] + b[3] for b in f)
-        cells = len(f) if len(f) > 1 else max(1, round((x1 - x0) / (gw / cols)))
+        cells = len(f) if len(f) > 1 else max(1, int(round((x1 - x0) / (gw / cols))))
         fields[key] = {
             "box": rel(x0, y0, x1 - x0, y1 - y0),
             "cells": cells,
@@ -182,5 +188,6 @@ def calibrate_image(img: np.ndarray, name: str = "calibre") -> dict:
 def calibrate(photo: str | Path, name: str = "calibre", out: Path | None = None) -> Path:
     layout = calibrate_image(load_image(photo), name)
     path = out or LAYOUT_DIR / f"{name}.json"
-    path.write_text(json.dumps(layout, indent=1, ensure_ascii=False), encoding="utf-8")
+    text = json.dumps(layout, indent=1, ensure_ascii=False, default=lambda o: o.item())
+    path.write_text(text, encoding="utf-8")
     return path
