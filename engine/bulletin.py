@@ -31,6 +31,8 @@ from typing import Any
 
 MAX_SCORE = 9999
 MAX_WORD = 15
+#: more raccord letters than this is not a raccord (a grid has 225 squares, a word 15)
+MAX_RACCORD = 30
 
 
 def fold(text: str) -> str:
@@ -99,7 +101,11 @@ class Bulletin:
         raccord = parse_raccord(data.get("raccord"), problems)
         sens = parse_sens(data.get("sens"), problems)
         extra = []
-        for item in data.get("solutions") or []:
+        written = data.get("solutions")
+        if written is not None and not isinstance(written, (list, tuple)):
+            problems.append("solutions supplémentaires illisibles")
+            written = None
+        for item in written or []:
             if not isinstance(item, dict):
                 problems.append("solution supplémentaire illisible")
                 continue
@@ -188,13 +194,14 @@ def _int_field(raw: Any, what: str, problems: list[str], *, upper: int) -> int |
     if isinstance(raw, int):
         number = raw
     else:
-        text = re.sub(r"\s|pts?\.?$|points?$", "", str(raw).strip().lower())
-        if not text.isdigit():
+        text = re.sub(r"\s|pts?\.?$|points?$", "", str(raw)[:40].strip().lower())
+        if not (text.isascii() and text.isdigit()) or len(text) > 9:
             problems.append(f"{what} illisible : « {str(raw)[:20]} »")
             return None
         number = int(text)
     if not 0 <= number <= upper:
-        problems.append(f"{what} hors limites : {number}")
+        shown = str(number) if abs(number) < 10**12 else "nombre trop grand"
+        problems.append(f"{what} hors limites : {shown}")
         return None
     return number
 
@@ -226,15 +233,22 @@ def parse_raccord(raw: Any, problems: list[str]) -> tuple[str, ...] | None:
     """Raccord letters as a tuple of upper-case letters, or ``None`` when none are written."""
     if raw is None or isinstance(raw, bool):
         return None
-    items = list(raw) if isinstance(raw, (list, tuple)) else list(str(raw))
+    items = list(raw)[:1000] if isinstance(raw, (list, tuple)) else list(str(raw)[:1000])
     letters = []
+    unreadable: list[str] = []
     for item in items:
-        text = fold(str(item)).strip().upper()
+        text = fold(str(item)[:100]).strip().upper()
         for ch in text:
             if ch.isascii() and ch.isalpha():
                 letters.append(ch)
-            elif not ch.isspace() and ch not in ",;-":
-                problems.append(f"lettre de raccord illisible : « {ch} »")
+            elif not ch.isspace() and ch not in ",;-" and ch not in unreadable:
+                unreadable.append(ch)
+    if unreadable:
+        shown = " ".join(unreadable[:5]) + (" …" if len(unreadable) > 5 else "")
+        problems.append(f"lettre de raccord illisible : « {shown} »")
+    if len(letters) > MAX_RACCORD:
+        problems.append(f"raccord trop long : {len(letters)} lettres")
+        return None
     return tuple(letters) or None
 
 

@@ -16,8 +16,9 @@ default of RULES.md.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Container, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from .board import BadReference, Board, Ref
@@ -33,6 +34,7 @@ from .placement import (
     joker_options,
     realise,
 )
+from .tiles import JOKER
 
 PENALTY_POINTS = 5
 
@@ -408,6 +410,10 @@ class _Corrector:
             if isinstance(fit, Fit):
                 ref_eval = self.evaluate(fit, "référence écrite")
                 if ref_eval.invalid and self.settings.zero_when_written_ref_forms_invalid_word:
+                    # 5.2 before 5.4: row and column swapped, the claimed score naming the
+                    # placement at the swapped reference, the only legal one there
+                    if inverted := self.inverted(verdict, ref, word, claimed):
+                        return inverted
                     return self.zero_for_invalid(verdict, ref_eval, claimed)
                 if ref_eval.legal:
                     return self.at_written_ref(verdict, ref_eval, ref, word, raccord, claimed, sens)
@@ -419,6 +425,10 @@ class _Corrector:
                 ref_fault = f"référence erronée ({ref} : {why})"
             else:
                 ref_fault = f"référence erronée ({ref} : {fit})"
+                # 5.2: the word as written, at the swapped reference, for the claimed
+                # score, before guessing a last letter (5.3.1)
+                if inverted := self.inverted(verdict, ref, word, claimed):
+                    return inverted
                 # 5.3.1, last letter missing or changed at the written reference
                 for vfit, how in self.last_letter_variants(ref, word):
                     ev = self.evaluate(vfit, how)
@@ -440,10 +450,17 @@ class _Corrector:
                     verdict.warn(f"référence inversée ({ref} au lieu de {ref.swapped()})")
                     return self.retain(verdict, ev, claimed)
         elif ref_unreadable:
-            ref_fault = f"référence illisible ({sol.ref})"
+            ref_fault = f"référence illisible ({_short(sol.ref)})"
         # raccord mode (4.3), or both modes with a wrong reference (4.4)
         if len(raccord) >= 2:
-            located = self.by_raccord(word, raccord, horizontals if sens else [True, False])
+            directions = horizontals if sens else [True, False]
+            located = self.by_raccord(word, raccord, directions)
+            if sens and not any(ev.legal for ev in located):
+                # 5.2: the word written the other way on the paper; the raccord locates it
+                other = self.by_raccord(word, raccord, [not h for h in directions])
+                if any(ev.legal for ev in other):
+                    located = other
+                    verdict.warn("mot écrit dans l'autre sens sur le bulletin, raccord correct")
             if located:
                 invalid = [ev for ev in located if ev.invalid]
                 legal = [ev for ev in located if ev.legal]
@@ -461,6 +478,21 @@ class _Corrector:
         if ref_fault is None:
             ref_fault = "référence absente"
         return self.unlocated(verdict, word, claimed, horizontals, ref_fault, extend=bool(raccord))
+
+    def inverted(
+        self, verdict: _Verdict, ref: Ref, word: str, claimed: int | None
+    ) -> _Verdict | None:
+        """5.2: the word is legal at the swapped reference and the claimed score names it."""
+        if claimed is None:
+            return None
+        swapped = fit_word(self.board, ref.swapped(), word)
+        if not isinstance(swapped, Fit):
+            return None
+        ev = self.evaluate(swapped, "référence inversée")
+        if not (ev.legal and claimed in ev.scores):
+            return None
+        verdict.warn(f"référence inversée ({ref} au lieu de {ref.swapped()})")
+        return self.retain(verdict, ev, claimed)
 
     def claimed_elsewhere(self, word: str, claimed: int, horizontals: list[bool]) -> bool:
         return any(
@@ -482,6 +514,9 @@ class _Corrector:
     ) -> _Verdict:
         """The word is legal at its written reference."""
         if claimed is not None and claimed not in ev.scores:
+            # 5.2: legal both ways at this square, the claimed score names the other way
+            if inverted := self.inverted(verdict, ref, word, claimed):
+                return inverted
             # 5.3.2: the written reference is a legal placement but the claimed score names another
             if self.settings.claimed_score_wins_on_legal_wrong_ref:
                 for other in self.search(
@@ -537,6 +572,11 @@ class _Corrector:
         return self.retain(verdict, lowest, claimed)
 
 
+def _short(text: str, limit: int = 12) -> str:
+    """A written field as quoted in a reason, cut when absurdly long."""
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
 def score_fault(
     verdict: _Verdict, claimed: int | None, real: int, missing: str = "score absent"
 ) -> None:
@@ -557,24 +597,35 @@ def _neighbours(board: Board, square: tuple[int, int]) -> list[tuple[int, int]]:
 
 
 def raccord_matches(board: Board, fit: Fit, raccord: Iterable[str]) -> bool:
-    """4.3.1: are the raccord letters grid letters in the word, touching it or another raccord?"""
-    letters = sorted(ch.upper() for ch in raccord)
+    """4.3.1: are the raccord letters grid letters in the word, touching it or another raccord?
+
+    The letters may be written in any order: a letter touching only another
+    raccord letter is found whatever its place in the list (a chain A–R–O
+    reaching the word through O is valid written ``A R O``).
+    """
+    need = Counter(ch.upper() for ch in raccord)
     squares = fit.squares
     in_word = {sq for i, sq in enumerate(squares) if i not in fit.new}
     start = in_word | {n for sq in squares for n in _neighbours(board, sq) if n not in squares}
+    total = sum(need.values())
+    failed: set[frozenset] = set()
 
-    def search(remaining: list[str], used: frozenset, frontier: frozenset) -> bool:
-        if not remaining:
+    def search(used: frozenset, frontier: frozenset) -> bool:
+        if len(used) == total:
             return True
-        letter = remaining[0]
+        if used in failed:
+            return False
+        taken = Counter((board[sq] or "").upper() for sq in used)
         for sq in frontier - used:
-            if (board[sq] or "").upper() == letter:
+            letter = (board[sq] or "").upper()
+            if taken[letter] < need[letter]:
                 grown = frontier | {n for n in _neighbours(board, sq) if n not in squares}
-                if search(remaining[1:], used | {sq}, frozenset(grown)):
+                if search(used | {sq}, frozenset(grown)):
                     return True
+        failed.add(used)
         return False
 
-    return search(letters, frozenset(), frozenset(start))
+    return search(frozenset(), frozenset(start))
 
 
 def _flag_faults(bulletin: Bulletin, settings: CorrectionSettings) -> list[tuple[Outcome, str]]:
@@ -677,6 +728,10 @@ def correct(
 def _correct_solution(
     corrector: _Corrector, sol: Solution, claimed: int | None, sens: str | None
 ) -> _Verdict:
+    word = sol.word or ""
+    if word.islower() and len(word) > corrector.tirage.count(JOKER):
+        # a word written all in lower case cannot be all circled: its case says nothing
+        sol = replace(sol, word=word.upper())
     if corrector.board.is_empty():
         return corrector.first_coup(sol.word or "", claimed)
     return corrector.later_coup(sol, claimed, sens)

@@ -7,7 +7,16 @@
 
 The position file holds the grid before the coup and its tirage; with a game
 file the grid is rebuilt from the tops of the coups before ``N``. Errors
-(unreadable file, coup not played yet) go to stderr in French, exit code 2.
+(unreadable file, coup not played yet, bad option) go to stderr in French,
+exit code 2. A bulletin that is JSON but not a bulletin (a list, a number) is
+not an error: it is corrected as an unreadable bulletin (zéro).
+
+The decision printed: ``outcome`` (``ok``, ``avertissement``, ``penalite``,
+``zero``), ``score`` (the real score of the placement retained, 0 for a zéro),
+``penalty`` (5 for a pénalité, else 0: the rules deduct it from the total),
+``score_net`` (``score`` − ``penalty``, what the coup adds to the total before
+the warnings counted over the game), ``ref``, ``word``, ``reasons`` (French),
+and the ``candidates`` considered with their scores.
 """
 
 from __future__ import annotations
@@ -27,10 +36,45 @@ class CliError(Exception):
     """A French message for the user; exit code 2."""
 
 
+_ARGPARSE_FR = (
+    ("the following arguments are required: ", "arguments obligatoires manquants : "),
+    ("one of the arguments ", "un des arguments "),
+    (" is required", " est obligatoire"),
+    ("not allowed with argument ", "incompatible avec l'argument "),
+    ("unrecognized arguments: ", "arguments inconnus : "),
+    ("expected one argument", "valeur attendue"),
+    ("invalid int value: ", "nombre entier attendu, lu : "),
+    ("ambiguous option: ", "option ambiguë : "),
+    ("argument ", "argument "),
+)
+
+
+class _FrenchParser(argparse.ArgumentParser):
+    """argparse with its error messages in French (exit code 2, as argparse)."""
+
+    def error(self, message: str):  # type: ignore[override]
+        for english, french in _ARGPARSE_FR:
+            message = message.replace(english, french)
+        self.print_usage(sys.stderr)
+        self.exit(2, f"erreur : {message}\n")
+
+    def format_usage(self) -> str:
+        return super().format_usage().replace("usage:", "usage :", 1)
+
+    def format_help(self) -> str:
+        text = super().format_help().replace("usage:", "usage :", 1)
+        text = text.replace("show this help message and exit", "affiche cette aide")
+        return text.replace("options:", "options :").replace("optional arguments:", "options :")
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _FrenchParser(
         prog="python -m engine corriger",
         description="Corrige un bulletin selon le règlement et affiche la décision (JSON).",
+        epilog=(
+            "score : score réel du placement retenu ; penalty : 5 pour une pénalité ; "
+            "score_net = score - penalty."
+        ),
     )
     where = parser.add_mutually_exclusive_group(required=True)
     where.add_argument("--game", help="partie enregistrée (JSON)")
@@ -64,16 +108,35 @@ def _settings(items: list[str]) -> CorrectionSettings:
     return CorrectionSettings(**values)
 
 
-def _read_bulletin(name: str) -> Bulletin:
+def _read_text(name: str, what: str) -> str:
+    """A UTF-8 text file (``-``: standard input), or a French CliError."""
     try:
-        text = sys.stdin.read() if name == "-" else Path(name).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise CliError(f"bulletin illisible : {name} ({exc})") from exc
+        if name == "-":
+            return sys.stdin.read()
+        return Path(name).read_text(encoding="utf-8-sig")
+    except FileNotFoundError as exc:
+        raise CliError(f"{what} introuvable : {name}") from exc
+    except IsADirectoryError as exc:
+        raise CliError(f"{what} illisible : {name} est un dossier") from exc
+    except PermissionError as exc:
+        raise CliError(f"{what} illisible : {name} (accès refusé)") from exc
+    except UnicodeDecodeError as exc:
+        raise CliError(f"{what} illisible : {name} n'est pas un texte UTF-8") from exc
+    except OSError as exc:
+        raise CliError(f"{what} illisible : {name} ({exc.strerror or exc})") from exc
+
+
+def _read_bulletin(name: str) -> Bulletin:
+    text = _read_text(name, "bulletin")
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise CliError(
             f"bulletin illisible : {name} n'est pas du JSON ({exc.msg}, ligne {exc.lineno})"
+        ) from exc
+    except (ValueError, RecursionError) as exc:
+        raise CliError(
+            f"bulletin illisible : {name} (nombre trop long ou imbrication trop profonde)"
         ) from exc
     return Bulletin.from_dict(data)
 
@@ -85,7 +148,7 @@ def _position(args: argparse.Namespace) -> tuple[Board, str, dict | None]:
         from .move import Position
 
         try:
-            position = Position.load(args.position)
+            position = Position.from_text(_read_text(args.position, "fichier de position"))
         except ValueError as exc:
             raise CliError(str(exc)) from exc
         return position.board, position.tirage, None
@@ -127,6 +190,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     decision = correct(board, tirage, lexicon, bulletin, settings=settings)
     output = {"coup": args.coup, "table": bulletin.table, "tirage": tirage, **decision.to_dict()}
+    output["score_net"] = decision.score - decision.penalty
     if top is not None:
         output["top"] = top
     print(json.dumps(output, ensure_ascii=False, indent=1))
