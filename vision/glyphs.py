@@ -45,9 +45,7 @@ GLYPHS: dict[str, list[list[Stroke]]] = {
         ]
     ],
     "C": [[_arc(0.55, 0.5, 0.45, 0.5, -40, -320, 20)]],
-    "D": [
-        [_p(0.15, 0, 0.15, 1), _p(0.15, 0) + _arc(0.4, 0.5, 0.5, 0.5, -90, 90, 18) + _p(0.15, 1)]
-    ],
+    "D": [[_p(0.15, 0, 0.15, 1), _p(0.15, 0) + _arc(0.4, 0.5, 0.5, 0.5, -90, 90, 18) + _p(0.15, 1)]],
     "E": [
         [_p(0.85, 0, 0.15, 0, 0.15, 1, 0.85, 1), _p(0.15, 0.5, 0.7, 0.5)],
         [_arc(0.55, 0.27, 0.35, 0.27, -30, -270, 12) + _arc(0.55, 0.75, 0.4, 0.25, -90, -320, 12)],
@@ -79,9 +77,7 @@ GLYPHS: dict[str, list[list[Stroke]]] = {
             _p(0.45, 0.52, 0.9, 1),
         ]
     ],
-    "S": [
-        [_arc(0.52, 0.26, 0.36, 0.26, -20, -270, 12) + _arc(0.48, 0.74, 0.4, 0.26, -90, 160, 12)]
-    ],
+    "S": [[_arc(0.52, 0.26, 0.36, 0.26, -20, -270, 12) + _arc(0.48, 0.74, 0.4, 0.26, -90, 160, 12)]],
     "T": [[_p(0.05, 0, 0.95, 0), _p(0.5, 0, 0.5, 1)]],
     "U": [
         [_p(0.12, 0, 0.12, 0.6) + _arc(0.5, 0.6, 0.38, 0.4, 180, 0, 14) + _p(0.88, 0)],
@@ -200,6 +196,27 @@ TRAIN_FONT_STYLES: list[FontStyle] = [
     ),
 ]
 
+TRAIN_FONT_STYLES.append(
+    FontStyle(
+        "police_serif",
+        tuple(
+            "/usr/share/fonts/truetype/dejavu/" + f
+            for f in (
+                "DejaVuSerif.ttf",
+                "DejaVuSerif-Bold.ttf",
+                "DejaVuSansMono.ttf",
+                "DejaVuSans-ExtraLight.ttf",
+            )
+        ),
+        (0.07, 0.1),
+        (-0.1, 0.2),
+        (0.8, 1.1),
+        (0.6, 0.78),
+        (-1, 2),
+        (60, 40, 40),
+    )
+)
+
 TEST_FONT_STYLES: list[FontStyle] = [
     FontStyle(
         "test_humor",
@@ -260,9 +277,7 @@ TRAIN_STYLES: list[Style] = [
         0,
         (140, 60, 20),
     ),
-    Style(
-        "fin", (0.045, 0.06), (0.0, 0.12), (0.5, 0.68), (0.68, 0.82), 0.03, 0.02, 0, 1, (60, 40, 40)
-    ),
+    Style("fin", (0.045, 0.06), (0.0, 0.12), (0.5, 0.68), (0.68, 0.82), 0.03, 0.02, 0, 1, (60, 40, 40)),
     Style(
         "rond",
         (0.08, 0.1),
@@ -463,12 +478,8 @@ def _blend(
     m = np.hstack([lin, (np.array([cx, cy]) - lin @ gc)[:, None]]).astype(np.float32)
     # jitter: a smooth random displacement field makes every copy of a letter different
     gh_, gw_ = glyph.shape
-    dx = cv2.resize(
-        rng.normal(0, 1.2, (3, 3)).astype(np.float32), (gw_, gh_), interpolation=cv2.INTER_CUBIC
-    )
-    dy = cv2.resize(
-        rng.normal(0, 1.2, (3, 3)).astype(np.float32), (gw_, gh_), interpolation=cv2.INTER_CUBIC
-    )
+    dx = cv2.resize(rng.normal(0, 1.2, (3, 3)).astype(np.float32), (gw_, gh_), interpolation=cv2.INTER_CUBIC)
+    dy = cv2.resize(rng.normal(0, 1.2, (3, 3)).astype(np.float32), (gw_, gh_), interpolation=cv2.INTER_CUBIC)
     gx, gy = np.meshgrid(np.arange(gw_, dtype=np.float32), np.arange(gh_, dtype=np.float32))
     glyph = cv2.remap(glyph, gx + dx, gy + dy, cv2.INTER_LINEAR)
     if weight > 0:
@@ -502,9 +513,7 @@ def draw_sample(
     ys, xs = np.nonzero(sample > 0.1)
     if len(ys) == 0:
         return
-    crop = sample[max(ys.min() - 2, 0) : ys.max() + 3, max(xs.min() - 2, 0) : xs.max() + 3].astype(
-        np.float32
-    )
+    crop = sample[max(ys.min() - 2, 0) : ys.max() + 3, max(xs.min() - 2, 0) : xs.max() + 3].astype(np.float32)
     big = cv2.resize(crop, None, fx=4, fy=4, interpolation=cv2.INTER_CUBIC)
     big = np.pad(np.clip(big, 0, 1), 12)
     h = cell * rng.uniform(*style.height)
@@ -553,9 +562,7 @@ def draw_circle(
     pts += rng.normal(0, cell * 0.015, pts.shape)
     pen = max(1, round(cell * rng.uniform(*style.pen) * 0.6))
     colour = style.ink if img.ndim == 3 else (int(np.mean(style.ink)),)
-    cv2.polylines(
-        img, [np.round(pts * 16).astype(np.int32)], False, colour, pen, cv2.LINE_AA, shift=4
-    )
+    cv2.polylines(img, [np.round(pts * 16).astype(np.int32)], False, colour, pen, cv2.LINE_AA, shift=4)
 
 
 def draw_strike(
@@ -583,6 +590,4 @@ def draw_strike(
         ]
     for line in lines:
         pts = np.array(line) + rng.normal(0, cell * 0.03, (len(line), 2))
-        cv2.polylines(
-            img, [np.round(pts * 16).astype(np.int32)], False, colour, pen, cv2.LINE_AA, shift=4
-        )
+        cv2.polylines(img, [np.round(pts * 16).astype(np.int32)], False, colour, pen, cv2.LINE_AA, shift=4)

