@@ -79,15 +79,10 @@ class Output:
             elif effect.kind == "quitter":
                 self.quit = True
             elif effect.kind == "plein_ecran" and self.room is not None:
-                toggle_fullscreen(self.room)
-
-
-def toggle_fullscreen(room) -> None:
-    try:
-        pygame.display.toggle_fullscreen()
-        room.fullscreen = not room.fullscreen
-    except pygame.error as exc:
-        room.notices.append(f"bascule plein écran impossible ({exc})")
+                self.room.toggle_fullscreen()
+                if self.room.renderer is not None:
+                    self.room.renderer.view = None
+                self.machine.message = "plein écran" if self.room.fullscreen else "fenêtre"
 
 
 class Snapshots:

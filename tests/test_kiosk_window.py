@@ -52,6 +52,7 @@ def test_nouvelle_keys_from_the_window_and_quit_confirmation(tmp_path, lexicon, 
     monkeypatch.setenv("KIOSK_PARTIES", str(tmp_path))
     (tmp_path / "joueurs.csv").write_text("table;nom\n1;Anne\n2;Bruno\n", encoding="utf-8")
     script = [[DisplayEvent("key", "h", "h")], [DisplayEvent("key", "h", "h")],
+              [DisplayEvent("key", "f", "f")],
               [DisplayEvent("key", "space", " ")], [DisplayEvent("key", "space", " ")],
               [DisplayEvent("quit")], [DisplayEvent("key", "n", "n")],
               [DisplayEvent("key", "escape")], [DisplayEvent("key", "o", "o")]]
@@ -67,6 +68,8 @@ def test_nouvelle_keys_from_the_window_and_quit_confirmation(tmp_path, lexicon, 
                  "--joueurs", str(tmp_path / "joueurs.csv")])
     assert code == 0 and not script
     assert seen[0] == (1280, 720)
+    assert seen[3] != (1280, 720), "F: the window became fullscreen"
+
     session = Session(Journal.open(last_game()), lexicon)
     assert session.config.seconds == 120 and session.config.seed == 9
     assert sorted(session.results.players) == [1, 2]
