@@ -34,7 +34,6 @@ from .placement import (
     joker_options,
     realise,
 )
-from .tiles import JOKER
 
 PENALTY_POINTS = 5
 
@@ -365,7 +364,7 @@ class _Corrector:
                                 if ev.legal and claimed in ev.scores:
                                     matches.append((ev, how))
         if matches:
-            ev, how = matches[0]
+            ev, how = min(matches, key=lambda match: match[0].joker_fault is not None)
             verdict.placement = next(p for p in ev.options if p.score == claimed)
             verdict.add(Outcome.PENALITE, how)
             if len({str(m.fit.ref) for m, _ in matches}) > 1:
@@ -564,7 +563,11 @@ class _Corrector:
         """4.3.3: several places fit the raccord: the claimed score decides, else the lowest."""
         if len(legal) == 1:
             return self.retain(verdict, legal[0], claimed)
-        named = [ev for ev in legal if claimed in ev.scores]
+        # the claimed score decides; between places it names alike, the one the
+        # circles fit (no joker fault) is what the player wrote
+        named = sorted(
+            (ev for ev in legal if claimed in ev.scores), key=lambda ev: ev.joker_fault is not None
+        )
         if named:
             return self.retain(verdict, named[0], claimed)
         lowest = min(legal, key=lambda ev: min(ev.scores))
@@ -729,8 +732,9 @@ def _correct_solution(
     corrector: _Corrector, sol: Solution, claimed: int | None, sens: str | None
 ) -> _Verdict:
     word = sol.word or ""
-    if word.islower() and len(word) > corrector.tirage.count(JOKER):
-        # a word written all in lower case cannot be all circled: its case says nothing
+    if word.islower() and len(word) > 2:
+        # the game has two jokers: a word written all in lower case cannot be all
+        # circled, its case says nothing
         sol = replace(sol, word=word.upper())
     if corrector.board.is_empty():
         return corrector.first_coup(sol.word or "", claimed)

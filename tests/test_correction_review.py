@@ -330,3 +330,113 @@ def test_cli_penalite_json_score_is_the_real_score_and_the_penalty_is_separate(t
     assert decision["outcome"] == "penalite"
     assert (decision["score"], decision["penalty"], decision["score_net"]) == (36, 5, 31)
     assert decision["ref"] == "5E"
+
+
+# ------------------------------------------------- real positions (self-played game, seed 1)
+
+# Before coup 15 of `python -m engine play --seed 1`; L6 holds a joker (i).
+BOARD_15 = """\
+...............
+...........D.S.
+........FADENT.
+...EMOTTAI.L.EX
+...........A.AE
+........B..T.K.
+........A..I..E
+.......pROJO.OP
+........Y.UN.RE
+........U.R..DE
+........M.EH.I.
+..OBViAIS.NEWS.
+..........T.A..
+............L..
+.........NUCLEE"""
+
+# Before coup 17 of the same game.
+BOARD_17 = """\
+...............
+...........D.S.
+........FADENT.
+...EMOTTAI.L.EX
+...........A.AE
+........B..T.K.
+........A..I..E
+.......pROJO.OP
+..V.....Y.UN.RE
+..I.....U.R..DE
+..R.....M.EH.I.
+..OBViAIS.NEWS.
+..L.......T.A..
+.GEISHA.....L..
+.........NUCLEE"""
+
+
+def test_raccord_two_places_same_score_the_one_the_circles_fit_is_retained() -> None:
+    # 4.3.3 / 5.6. Tirage VRGLIIE. LIGIE fits down at 6K (K6 L 1, L6 grid joker 0,
+    # M6 G 2, N6 I on LT 3, O6 E 1 = 7) and at 6I (I6 L 1, J6 I on LT 3, K6 G 2,
+    # L6 grid joker 0, M6 E 1 = 7), no cross word either way. The raccord I A V
+    # (L6 in the word, A L7 and V L5 touching it) fits both; the score 7 names both.
+    # The player circled the second letter: at 6K it is the grid joker (no fault),
+    # at 6I a plain I of the tirage (wrong circle). Expected: ok, 7, 6K.
+    # (Before the review: 6I, avertissement "mauvaise lettre entourée comme joker".)
+    bulletin = Bulletin.from_dict({"word": "LiGIE", "raccord": "IAV", "score": 7})
+    decision = correct(Board.from_text(BOARD_15), "VRGLIIE", {"LIGIE"}, bulletin)
+    assert (decision.outcome.value, decision.score, decision.ref) == ("ok", 7, "6K")
+
+
+def test_reference_inverted_wins_over_a_guessed_last_letter() -> None:
+    # 5.2 before 5.3.1. Tirage GPUQRNI. NIA down at 7J: J7 N 1, K7 I 1, L7 A (grid) 1
+    # = 3, no cross word. Written J7 (across): J7 N, J8 I, then J9 holds U, not A.
+    # Read as "last letter changed" it would be NIU (3 points, not a word) and a
+    # zero; but the word as written, at the swapped reference, is legal for the
+    # claimed 3: reference inverted, warning, 3 at 7J.
+    bulletin = Bulletin.from_dict({"word": "NIA", "ref": "J7", "score": 3, "sens": "v"})
+    decision = correct(Board.from_text(BOARD_17), "GPUQRNI", {"NIA"}, bulletin)
+    assert (decision.outcome.value, decision.score, decision.ref) == ("avertissement", 3, "7J")
+    assert "référence inversée (J7 au lieu de 7J)" in decision.reasons
+
+
+# ------------------------------------------------------------------ a game's results
+
+
+def _decision(score: int, outcome: str = "ok"):
+    from engine.correction import Decision, Outcome
+
+    return Decision(Outcome(outcome), score, None, (outcome,))
+
+
+@pytest.mark.parametrize(("players", "solo_total"), [(15, 0), (16, 20)])
+def test_results_warnings_penalty_solos_ties_by_hand(players: int, solo_total: int) -> None:
+    from engine.results import GameResults, Player
+
+    # Tops 30, 40, 50, 10: total 130.
+    # Table 1: 30 ok, 40 avertissement (alone above 20), 50 pénalité (net 45, alone
+    # above 20), 10 ok: 130 - 5 (pénalité) + 2 solos x 10 (>= 16 players, else 0).
+    # Others: 30, 20, 20, 10 = 80, all tied second.
+    # Table 2: four warnings on the same 80, the 4th warning costs 5: 75, last.
+    results = GameResults()
+    for table in range(1, players + 1):
+        results.add_player(Player(table, f"Joueur {table}"))
+    for score in (30, 40, 50, 10):
+        results.add_top("MOT", "H8", score)
+    others = (30, 20, 20, 10)
+    for table in range(1, players + 1):
+        for coup, score in enumerate(others, start=1):
+            if table == 1:
+                score, outcome = [(30, "ok"), (40, "avertissement"), (50, "penalite"), (10, "ok")][
+                    coup - 1
+                ]
+            else:
+                outcome = "avertissement" if table == 2 else "ok"
+            results.record(table, coup, _decision(score, outcome))
+    ranking = {s.player.table: s for s in results.ranking()}
+    assert ranking[1].total == 125 + solo_total and ranking[1].rank == 1
+    assert (ranking[1].penalties, ranking[1].warnings, ranking[1].warning_penalty) == (5, 1, 0)
+    assert ranking[2].total == 75 and ranking[2].rank == players
+    assert (ranking[2].warnings, ranking[2].warning_penalty) == (4, 5)
+    assert {ranking[t].rank for t in range(3, players + 1)} == {2}
+    assert ranking[3].total == 80 and ranking[3].difference == 80 - 130
+    assert ranking[3].percent == round(100 * 80 / 130, 2)
+    solos = [(s.coup, s.table) for s in results.solos()]
+    assert solos == [(2, 1), (3, 1)]
+    assert sum(s.bonus for s in results.solos()) == solo_total
