@@ -29,7 +29,7 @@ HELP = (
     ("F", "plein écran / fenêtre"),
     ("Tab", "correction : écran de l'arbitre / écran de salle"),
     ("↑ ↓  Entrée", "correction : choisir un bulletin, le confirmer"),
-    ("E", "correction : modifier un champ du bulletin"),
+    ("E", "correction : modifier un champ, ou décider (score/zéro + motif)"),
     ("O", "correction : top à tous les joueurs restants"),
     ("H", "afficher / masquer cette aide"),
     ("Échap", "quitter (confirmation ; rien n'est perdu)"),
@@ -129,6 +129,7 @@ class Machine:
         handler = {
             "aide": self._key_help, "quitter": self._key_quit, "annuler": self._key_undo,
             "manuel": self._key_manual, "egalite": self._key_tie, "edition": self._key_edit,
+            "modif": self._key_amend,
         }.get(self.mode or "")
         if handler is not None:
             handler(name, text)
@@ -214,10 +215,24 @@ class Machine:
         elif text and text.isprintable():
             self.buffer += text
 
+    def _key_amend(self, name: str, text: str) -> None:
+        """Typed as ``SCORE motif`` or ``zero|avertissement|penalite|ok motif``."""
+        if name == "escape":
+            self.mode, self.buffer = None, ""
+        elif name == "backspace":
+            self.buffer = self.buffer[:-1]
+        elif name in ("return", "enter"):
+            typed, self.mode, self.buffer = self.buffer.strip(), None, ""
+            table = self.selected_table()
+            if table is not None:
+                self.amend(table, typed)
+        elif text and text.isprintable():
+            self.buffer += text
+
     def _key_correction(self, name: str) -> None:
-        rows = self.pending()
+        rows = len(self.pending()) + len(self.recorded_tables())
         if name in ("down", "j"):
-            self.cursor = min(self.cursor + 1, max(0, len(rows) - 1))
+            self.cursor = min(self.cursor + 1, max(0, rows - 1))
         elif name in ("up", "k"):
             self.cursor = max(0, self.cursor - 1)
         elif name in ("return", "enter"):
@@ -227,10 +242,12 @@ class Machine:
             else:
                 self.confirm(reading.seq)
         elif name == "e":
-            if self.selected_reading() is None:
-                self.message = "aucun bulletin à modifier"
-            else:
+            if self.selected_reading() is not None:
                 self.mode, self.buffer = "edition", ""
+            elif self.selected_table() is not None:
+                self.mode, self.buffer = "modif", ""
+            else:
+                self.message = "aucun bulletin à modifier"
         elif name == "o":
             self.top_to_all()
         elif name == "tab":
@@ -422,12 +439,47 @@ class Machine:
         number = coup.number if coup else 0
         return [r for r in self.session.pending.values() if r.coup == number]
 
+    def recorded_tables(self) -> list[int]:
+        """Tables whose result for the current coup is recorded, listed after the waiting ones."""
+        coup = self.session.coup
+        if coup is None:
+            return []
+        return [t for t in sorted(self.session.results.players)
+                if self.session.results.history(t, coup.number)]
+
     def selected_reading(self) -> Reading | None:
         rows = self.pending()
-        if not rows:
-            return None
-        self.cursor = min(self.cursor, len(rows) - 1)
-        return rows[self.cursor]
+        total = len(rows) + len(self.recorded_tables())
+        self.cursor = max(0, min(self.cursor, total - 1))
+        return rows[self.cursor] if self.cursor < len(rows) else None
+
+    def selected_table(self) -> int | None:
+        """The recorded result under the cursor, if the cursor is past the waiting bulletins."""
+        waiting = len(self.pending())
+        tables = self.recorded_tables()
+        index = self.cursor - waiting
+        return tables[index] if 0 <= index < len(tables) else None
+
+    def amend(self, table: int, typed: str) -> None:
+        """An arbiter's decision on a recorded result: new score or outcome, with a reason."""
+        head, _, reason = typed.partition(" ")
+        outcomes = {"zero": "zero", "zéro": "zero", "avertissement": "avertissement",
+                    "penalite": "penalite", "pénalité": "penalite", "ok": "ok"}
+        data: dict = {"coup": self.session.coup.number, "table": table,
+                      "reason": reason.strip()}
+        if head.isdigit():
+            data["score"] = int(head)
+        elif head.lower() in outcomes:
+            data["outcome"] = outcomes[head.lower()]
+        else:
+            self.message = "tapez un score ou zero/avertissement/penalite/ok, puis le motif"
+            return
+        if not data["reason"]:
+            self.message = "une décision de l'arbitre doit être motivée"
+            return
+        if self._record("modif", data) is not None:
+            decision = self.session.results.decision(table, data["coup"])
+            self.message = f"table {table} : {decision.outcome.value}, {decision.score} points"
 
     def add_reading(self, reading: dict) -> int | None:
         """A bulletin read (photo or keyboard) for the current coup: journaled, then listed."""

@@ -117,6 +117,10 @@ def _prompt(machine: Machine) -> list[str]:
         tops = machine.ties()
         return ["Tops à égalité : tapez le numéro", "  ".join(
             f"{i + 1}. {m.word} {m.ref} {m.score}" for i, m in enumerate(tops[:9]))]
+    if mode == "modif":
+        return [f"Décision de l'arbitre pour la table {machine.selected_table()} :",
+                machine.buffer + "_",
+                "« 25 motif » (nouveau score) ou « zero motif », « avertissement motif »…"]
     if mode == "edition":
         name = FIELD_NAMES[EDITABLE[machine.edit_field]]
         return [f"Modifier le champ « {name} » (Tab : champ suivant) :", machine.buffer + "_",

@@ -121,11 +121,9 @@ def arbiter_rows(machine: Machine) -> list[ArbiterRow]:
             proposed, reasons = "?", str(exc)
         rows.append(ArbiterRow("à confirmer", tuple(cells), proposed, reasons,
                                selected is reading, reading.message or reading.status))
-    for table in sorted(s.results.players):
-        history = s.results.history(table, coup.number)
-        if not history:
-            continue
-        entry = history[-1]
+    chosen = machine.selected_table()
+    for table in machine.recorded_tables():
+        entry = s.results.history(table, coup.number)[-1]
         b = entry.bulletin
         values = {"table": table, "word": b.word if b else (entry.decision.placement.word
                                                             if entry.decision.placement else ""),
@@ -135,5 +133,5 @@ def arbiter_rows(machine: Machine) -> list[ArbiterRow]:
                       for n in EDITABLE)
         rows.append(ArbiterRow(entry.source, cells,
                                f"{entry.decision.outcome.value} {entry.decision.score}",
-                               "; ".join(entry.decision.reasons)))
+                               "; ".join(entry.decision.reasons), table == chosen))
     return rows

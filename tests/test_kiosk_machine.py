@@ -238,8 +238,25 @@ def test_correction_mode_lists_confidences_and_edits(tmp_path, lexicon):
     assert machine.session.results.decision(2, 1).outcome.value == "ok"
     machine.key("o")
     assert machine.session.missing_tables(1) == []
-    assert [e.kind for e in machine.session.journal.events()][-4:] == \
-        ["lecture", "edition", "bulletin", "top_tous"]
+    # an arbiter's decision on a recorded result: table 3 (second row), zero with a reason
+    machine.key("down")
+    machine.key("down")
+    assert machine.selected_table() == 3
+    assert [r.selected for r in arbiter_rows(machine)] == [False, False, True]
+    machine.key("e")
+    for ch in "zero":
+        machine.key(ch, ch)
+    machine.key("return")
+    assert "motivée" in machine.message
+    machine.key("e")
+    for ch in "zero bulletin rendu en retard":
+        machine.key("space" if ch == " " else ch, ch)
+    machine.key("return")
+    decision = machine.session.results.decision(3, 1)
+    assert decision.outcome.value == "zero" and decision.score == 0
+    assert machine.session.results.history(3, 1)[0].source == "top"  # the original stays
+    assert [e.kind for e in machine.session.journal.events()][-5:] == \
+        ["lecture", "edition", "bulletin", "top_tous", "modif"]
     # the same state comes back from the journal alone
     again = Session(machine.session.journal, lexicon)
     assert again.results.to_dict() == machine.session.results.to_dict()
