@@ -31,8 +31,8 @@ from typing import Any
 
 MAX_SCORE = 9999
 MAX_WORD = 15
-#: more raccord letters than this is not a raccord (a grid has 225 squares, a word 15)
-MAX_RACCORD = 30
+#: more raccord letters than this is not a raccord (three are needed; bounds the search)
+MAX_RACCORD = 15
 
 
 def fold(text: str) -> str:

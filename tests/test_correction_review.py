@@ -440,3 +440,13 @@ def test_results_warnings_penalty_solos_ties_by_hand(players: int, solo_total: i
     solos = [(s.coup, s.table) for s in results.solos()]
     assert solos == [(2, 1), (3, 1)]
     assert sum(s.bonus for s in results.solos()) == solo_total
+
+
+def test_hostile_raccord_longer_than_fifteen_letters_is_not_a_raccord() -> None:
+    # 16 raccord letters is not a raccord (three are needed): read as none, with a
+    # reading note; the word is then located by its score like a missing
+    # reference: RETAPER 36 at 5E, pénalité (5.3.1).
+    bulletin = Bulletin.from_dict({"word": "RETAPER", "raccord": "MAISON" * 3, "score": 36})
+    assert bulletin.raccord is None and any("raccord trop long" in p for p in bulletin.problems)
+    decision = correct(grid(*G_MAISON), T_RETAPER, LEX, bulletin)
+    assert (decision.outcome.value, decision.score, decision.ref) == ("penalite", 36, "5E")
