@@ -346,23 +346,35 @@ class _Corrector:
         horizontals: list[bool],
         why: str,
         extend: bool,
+        fallback: list[bool] | None = None,
     ) -> _Verdict:
-        """5.3.1 / 5.4: nothing locates the word; the claimed score must name a legal place."""
+        """5.3.1 / 5.4: nothing locates the word; the claimed score must name a legal place.
+
+        ``horizontals``: the direction the word is written in; ``fallback``: the
+        other one, tried next when that direction is not known for sure (no
+        ``sens`` given, only the direction of a wrong reference).
+        """
         matches: list[tuple[_Eval, str]] = []
+        groups = [horizontals] + ([fallback] if fallback else [])
         if claimed is not None:
-            for ev in self.search(
-                word, horizontals, extend=extend, note="même sens, score revendiqué"
-            ):
-                if ev.legal and claimed in ev.scores:
-                    matches.append((ev, why))
-            if not matches:
-                for h in horizontals:
+            for group in groups:
+                for ev in self.search(
+                    word, group, extend=extend, note="même sens, score revendiqué"
+                ):
+                    if ev.legal and claimed in ev.scores:
+                        matches.append((ev, why))
+                if matches:
+                    break
+            for group in groups if not matches else []:
+                for h in group:
                     for row in range(15):
                         for col in range(15):
                             for fit, how in self.last_letter_variants(Ref(row, col, h), word):
                                 ev = self.evaluate(fit, how)
                                 if ev.legal and claimed in ev.scores:
                                     matches.append((ev, how))
+                if matches:
+                    break
         if matches:
             ev, how = min(matches, key=lambda match: match[0].joker_fault is not None)
             verdict.placement = next(p for p in ev.options if p.score == claimed)
@@ -476,7 +488,11 @@ class _Corrector:
             ref_fault = "raccord insuffisant (une seule lettre)"
         if ref_fault is None:
             ref_fault = "référence absente"
-        return self.unlocated(verdict, word, claimed, horizontals, ref_fault, extend=bool(raccord))
+        # no sens written: the direction of a wrong reference is only a hint
+        fallback = [not ref.horizontal] if ref is not None and not sens else None
+        return self.unlocated(
+            verdict, word, claimed, horizontals, ref_fault, extend=bool(raccord), fallback=fallback
+        )
 
     def inverted(
         self, verdict: _Verdict, ref: Ref, word: str, claimed: int | None

@@ -182,7 +182,33 @@ CASES = [
         "correct",
         "G8",
     ),
-    # Same grid, score 4 names neither way: the written reference is right and
+    # 5.3.1: reference wrong (A1: across, far from the grid letters) and no sens
+    # written: the direction of a wrong reference is only a hint; the score 36
+    # names RETAPER down at 5E (no across placement: the only A is in MAISON's
+    # row): pénalité, 36 credited. (Before the review: zero, only across searched.)
+    Case(
+        "penalite_wrong_reference_other_direction_no_sens_written",
+        G_MAISON,
+        T_RETAPER,
+        B("RETAPER", "A1", 36),
+        "penalite",
+        36,
+        "référence erronée (A1 : mot non relié aux lettres de la grille)",
+        "5E",
+    ),
+    # Same, but the word written across on the paper (sens h): 5.3.1 asks for a
+    # placement in the direction written: none: zero (5.4).
+    Case(
+        "zero_wrong_reference_score_names_only_the_other_direction_than_written",
+        G_MAISON,
+        T_RETAPER,
+        B("RETAPER", "A1", 36, "h"),
+        "zero",
+        0,
+        "référence erronée (A1 : mot non relié aux lettres de la grille) et score (36) "
+        "ne correspondant à aucun emplacement du mot",
+    ),
+    # TU grid again, ETE at G8, score 4 names neither way: the written reference is right and
     # legal: score miscounted, warning, real score 9 (5.2).
     Case(
         "avertissement_both_ways_legal_score_names_neither",
