@@ -107,7 +107,7 @@ class Machine:
 
     # -- time ---------------------------------------------------------------------------------
     def tick(self) -> None:
-        """Make the calls that fell due; at "Terminé" the bulletins are collected."""
+        """Make the calls that fell due; after "Terminé" the bulletins are collected."""
         if self.step != "chrono" or self.countdown is None:
             return
         now = self.clock()
@@ -117,10 +117,10 @@ class Machine:
                 return
             self.countdown.calls.add(name)
             self._call(name)
-            if name == "terminé":
-                self._record("etape", {"step": "ramassage"})
+        # also when "Terminé" was journaled just before a crash, and the step not yet changed
+        if "terminé" in self.countdown.calls:
+            if self._record("etape", {"step": "ramassage"}) is not None:
                 self.countdown = None
-                return
 
     # -- keys ---------------------------------------------------------------------------------
     def key(self, name: str, text: str = "") -> None:

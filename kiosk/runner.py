@@ -145,6 +145,9 @@ def run_headless(machine: Machine, autopilot, voice, out_dir: Path,
         if not autopilot.act():
             break
         output.apply(machine.take_effects())
+    else:
+        raise RuntimeError(f"la démonstration n'avance plus (étape « {machine.step} ») : "
+                           "résultats non écrits")
     output.apply(machine.take_effects())
     compose(machine, surface)
     pygame.image.save(surface, str(Path(out_dir) / screenshot_name(machine, "fin")))

@@ -280,3 +280,18 @@ def test_tirages_replayed_from_a_saved_game(tmp_path, lexicon):
     assert machine.step == "fin" and len(game.coups) == 4
     assert [c.tirage for c in game.coups] == [c.tirage for c in source.coups[:4]]
     assert [c.top for c in game.coups] == [c.top for c in source.coups[:4]]
+
+
+def test_resume_between_termine_and_ramassage(tmp_path, lexicon):
+    """A crash right after "Terminé" was journaled: the resumed kiosk goes on to the ramassage."""
+    machine, clock = start(tmp_path, lexicon, seconds=60, warning=20)
+    for _ in range(3):
+        machine.key("space")
+    session = machine.session
+    for name, elapsed in (("avertissement", 40.0), ("terminé", 60.0)):
+        session.record("appel", {"name": name, "elapsed": elapsed})
+    resumed = Machine(Session(session.journal, lexicon), clock)
+    assert resumed.step == "chrono"
+    resumed.tick()
+    assert resumed.step == "ramassage" and resumed.take_effects() == []
+    assert [e.kind for e in session.journal.events()][-2:] == ["appel", "etape"]
