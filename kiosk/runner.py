@@ -134,14 +134,16 @@ def frame_kind(machine: Machine) -> str:
 
 
 def run_headless(machine: Machine, autopilot, voice, out_dir: Path,
-                 size: tuple[int, int] = HEADLESS_SIZE, max_actions: int = 100_000) -> Path:
+                 size: tuple[int, int] = HEADLESS_SIZE, max_actions: int = 100_000,
+                 screenshots: bool = True) -> Path:
     """Play the demo to its end without a window; every new screen is saved as a PNG."""
     pygame.font.init()
     surface = pygame.Surface(size)
     output = Output(machine, voice)
     snapshots = Snapshots(out_dir)
     for _ in range(max_actions):
-        snapshots.save(machine, surface)
+        if screenshots:
+            snapshots.save(machine, surface)
         if not autopilot.act():
             break
         output.apply(machine.take_effects())
