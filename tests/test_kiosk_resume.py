@@ -1,5 +1,6 @@
 """A crash after any event: the demo's journal cut after each of its events in turn, resumed,
-must end with the results of the uninterrupted game (every step boundary of three coups, the rejected tirage included)."""
+must end with the results of the uninterrupted game (every step boundary of three coups,
+the rejected tirage included)."""
 
 import os
 import shutil
