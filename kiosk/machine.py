@@ -29,7 +29,7 @@ HELP = (
     ("F", "plein écran / fenêtre"),
     ("Tab", "correction : écran de l'arbitre / écran de salle"),
     ("↑ ↓  Entrée", "correction : choisir un bulletin, le confirmer"),
-    ("E", "correction : modifier un champ, ou décider (score/zéro + motif)"),
+    ("E", "correction : corriger un champ lu, ou décider d'un résultat"),
     ("O", "correction : top à tous les joueurs restants"),
     ("H", "afficher / masquer cette aide"),
     ("Échap", "quitter (confirmation ; rien n'est perdu)"),
