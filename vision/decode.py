@@ -24,6 +24,7 @@ P_REF_OK = 0.9  # the reference written is the move's
 P_SCORE_OK = 0.85  # the score written is the move's
 LEN_MISMATCH = 1e-4  # likelihood of a reading with a different number of characters
 RACCORD_MISS = 0.02  # a raccord letter where the grid has none
+DISAGREE = 0.5       # confidence cap of a field that contradicts the legal move retained
 LETTER_K = 26
 REF_K = 25
 DIGIT_K = 10
@@ -365,15 +366,23 @@ def decode(
         word_conf = min(word_conf, 0.5 * free.word.confidence)
     elif not exact.get(bmove.word, True):  # cells and letters did not line up one to one
         word_conf = min(word_conf, 0.8)
+    score_field = (
+        FieldValue(bscore, dict(scores).get(bscore, 0.0), scores[:3]) if has_score else FieldValue(None, 1.0)
+    )
+    # a reference or score that differs from the legal move read would cost the player a
+    # sanction: never without the arbiter's look, however sure the reading
+    if bmove is not None:
+        if has_ref and ref_field.value != bmove.ref:
+            ref_field.confidence = min(ref_field.confidence, DISAGREE)
+        if has_score and score_field.value != bmove.score:
+            score_field.confidence = min(score_field.confidence, DISAGREE)
     return Decoded(
         table=free.table,
         word=FieldValue(bword, word_conf, [(w, p) for w, p in words[:3]]),
         jokers=[i for i, ch in enumerate(bword or "") if ch.islower()],
         jokers_confidence=min(jconf, 1.0),
         ref=ref_field,
-        score=FieldValue(bscore, dict(scores).get(bscore, 0.0), scores[:3])
-        if has_score
-        else FieldValue(None, 1.0),
+        score=score_field,
         raccord=raccord,
         sens=sens,
         legal=bmove is not None,
