@@ -122,12 +122,15 @@ class Session:
         cancelled = {int(e.data["seq"]) for e in events if e.kind == "annule"}
         for event in events:
             if event.seq not in cancelled and event.kind != "annule":
-                try:
-                    self._apply(event.kind, event.data, event.seq)
-                except (GameError, DrawError, ResultsError, KeyError, TypeError, ValueError) as exc:
-                    raise SessionError(f"journal incohérent à l'événement {event.seq} "
-                                       f"({event.kind}) : {exc}") from exc
+                self._replay(event)
             self.applied = event.seq
+
+    def _replay(self, event: Event) -> None:
+        try:
+            self._apply(event.kind, event.data, event.seq)
+        except (GameError, DrawError, ResultsError, KeyError, TypeError, ValueError) as exc:
+            raise SessionError(f"journal incohérent à l'événement {event.seq} "
+                               f"({event.kind}) : {exc}") from exc
 
     def sync(self) -> bool:
         """Apply what other stations appended; True when something changed."""
@@ -138,7 +141,7 @@ class Session:
             self.rebuild()
             return True
         for event in new:
-            self._apply(event.kind, event.data, event.seq)
+            self._replay(event)
             self.applied = event.seq
         return True
 
