@@ -118,3 +118,21 @@ def test_table_among_known_tables():
     readings = group_readings(word_cells("MAISONS") + cells)
     d = decode(readings, MOVES, tables=[1, 2, 11, 12, 13])
     assert d.table.value == 11
+
+
+def test_raccord_locates_the_word_without_reference():
+    from engine.board import Board
+
+    board = Board()
+    for i, ch in enumerate("CHAT"):  # CHAT at H4..H7
+        board.cells[7][3 + i] = ch
+    # two places for the same word and score: only the raccord (letters above) tells them apart
+    moves = [Candidate("I4", "RIEN", 12), Candidate("G4", "RIEN", 12)]
+    cells = word_cells("RIEN", start=3)
+    below_c = cell("grid:2:3", 3, "C", row=2)
+    below_h = cell("grid:2:4", 4, "H", row=2)
+    readings = group_readings(cells + [below_c, below_h] + comb("score", "12"))
+    assert [(dr, i) for dr, i, _ in readings.raccord] == [(1, 0), (1, 1)]
+    d = decode(readings, moves, board)
+    assert d.move == Candidate("G4", "RIEN", 12) and d.ref.value is None and d.sens == "h"
+    assert d.raccord == "CH"

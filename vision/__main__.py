@@ -2,4 +2,7 @@ import sys
 
 from .cli import main
 
-sys.exit(main())
+try:
+    sys.exit(main())
+except BrokenPipeError:  # output piped into head or a closed reader: not an error
+    sys.exit(0)

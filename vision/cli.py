@@ -8,6 +8,19 @@ import sys
 from pathlib import Path
 
 
+def parse_tables(text: str) -> list[int]:
+    """``"1-16,20"`` → ``[1, …, 16, 20]``."""
+    out: list[int] = []
+    for part in text.split(","):
+        part = part.strip()
+        if "-" in part:
+            a, b = part.split("-", 1)
+            out += list(range(int(a), int(b) + 1))
+        elif part:
+            out.append(int(part))
+    return out
+
+
 def _lire(args: argparse.Namespace) -> int:
     from .coup import CoupContext, correct_reading
     from .reader import read_bulletin
@@ -23,6 +36,11 @@ def _lire(args: argparse.Namespace) -> int:
             print(f"erreur : partie illisible : {exc}", file=sys.stderr)
             return 2
     photos = list(args.photos)
+    try:
+        tables = parse_tables(args.tables) if args.tables else None
+    except ValueError:
+        print(f"erreur : liste de tables illisible : {args.tables} (ex. 1-16,20)", file=sys.stderr)
+        return 2
     progress = None
     if len(photos) > 3 and sys.stderr.isatty() or (len(photos) > 3 and args.progress):
         from rich.progress import Progress
@@ -41,6 +59,7 @@ def _lire(args: argparse.Namespace) -> int:
                 photo,
                 context.candidates if context else None,
                 context.board if context else None,
+                tables=tables,
                 tesseract=args.tesseract,
             )
             data = reading.to_dict()
@@ -135,6 +154,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--game", help="fichier de partie (JSON) pour contrôler avec les coups légaux")
     p.add_argument("--coup", type=int, help="numéro du coup")
     p.add_argument("--json", action="store_true", help="une ligne JSON par photo")
+    p.add_argument("--tables", help="numéros de table en jeu, ex. 1-16,20 (aide à lire le numéro)")
     p.add_argument(
         "--tesseract", action="store_true", help="second avis de Tesseract sur les cases douteuses"
     )
