@@ -422,8 +422,10 @@ class _Corrector:
                 ref_eval = self.evaluate(fit, "référence écrite")
                 if ref_eval.invalid and self.settings.zero_when_written_ref_forms_invalid_word:
                     # 5.2 before 5.4: row and column swapped, the claimed score naming the
-                    # placement at the swapped reference, the only legal one there
-                    if inverted := self.inverted(verdict, ref, word, claimed):
+                    # placement at the swapped reference, the only legal one there (not
+                    # when the word is written on the paper the way the reference says)
+                    agrees = sens is not None and (sens == "h") == ref.horizontal
+                    if not agrees and (inverted := self.inverted(verdict, ref, word, claimed)):
                         return inverted
                     return self.zero_for_invalid(verdict, ref_eval, claimed)
                 if ref_eval.legal:
@@ -530,7 +532,9 @@ class _Corrector:
         """The word is legal at its written reference."""
         if claimed is not None and claimed not in ev.scores:
             # 5.2: legal both ways at this square, the claimed score names the other way
-            if inverted := self.inverted(verdict, ref, word, claimed):
+            # (not when the word is written on the paper the way the reference says)
+            agrees = sens is not None and (sens == "h") == ref.horizontal
+            if not agrees and (inverted := self.inverted(verdict, ref, word, claimed)):
                 return inverted
             # 5.3.2: the written reference is a legal placement but the claimed score names another
             if self.settings.claimed_score_wins_on_legal_wrong_ref:

@@ -208,6 +208,30 @@ CASES = [
         "référence erronée (A1 : mot non relié aux lettres de la grille) et score (36) "
         "ne correspondant à aucun emplacement du mot",
     ),
+    # Same bulletin with the word written across on the paper (sens h): paper and
+    # reference agree, only the score points down: the written reference is
+    # right, the score miscounted: warning, real score 9 at G8.
+    Case(
+        "avertissement_paper_and_reference_agree_score_names_other_way",
+        G_TU,
+        T_ETE,
+        B("ETE", "G8", 3, "h"),
+        "avertissement",
+        9,
+        "score erroné (3 au lieu de 9)",
+        "G8",
+    ),
+    # Word written across on the paper and at an across reference where it forms
+    # EE: zero even though the score names the vertical placement (5.4).
+    Case(
+        "zero_paper_and_reference_agree_written_ref_forms_invalid_word",
+        G_TUE,
+        T_ETE,
+        B("ETE", "G8", 3, "h"),
+        "zero",
+        0,
+        "mot non valable : EE",
+    ),
     # TU grid again, ETE at G8, score 4 names neither way: the written reference is right and
     # legal: score miscounted, warning, real score 9 (5.2).
     Case(
