@@ -255,10 +255,10 @@ def parse_raccord(raw: Any, problems: list[str]) -> tuple[str, ...] | None:
 def parse_sens(raw: Any, problems: list[str]) -> str | None:
     if raw is None:
         return None
-    text = str(raw).strip().lower()
-    if text in ("h", "horizontal", "horizontalement", "-"):
+    text = fold(str(raw)[:40]).strip().lower()
+    if text in ("-", "→", "—") or text.startswith(("h", "across")):
         return "h"
-    if text in ("v", "vertical", "verticalement", "|"):
+    if text in ("|", "↓") or text.startswith(("v", "down")):
         return "v"
     if text:
         problems.append(f"sens illisible : « {text[:10]} »")

@@ -500,3 +500,12 @@ def test_hostile_raccord_longer_than_fifteen_letters_is_not_a_raccord() -> None:
     assert bulletin.raccord is None and any("raccord trop long" in p for p in bulletin.problems)
     decision = correct(grid(*G_MAISON), T_RETAPER, LEX, bulletin)
     assert (decision.outcome.value, decision.score, decision.ref) == ("penalite", 36, "5E")
+
+
+@pytest.mark.parametrize(
+    ("written", "read"),
+    [("h", "h"), ("H", "h"), ("horizontale", "h"), ("V", "v"), ("verticalement", "v")]
+    + [("|", "v"), ("-", "h"), ("x", None), ("", None), (None, None), (5, None)],
+)
+def test_sens_as_written_on_paper(written, read) -> None:
+    assert Bulletin.from_dict({"word": "ES", "sens": written}).sens == read
