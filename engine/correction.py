@@ -530,6 +530,26 @@ class _Corrector:
         sens: str | None,
     ) -> _Verdict:
         """The word is legal at its written reference."""
+        if raccord and claimed not in ev.scores and not raccord_matches(self.board, ev.fit, raccord):
+            # 4.4: both modes used and they disagree, the raccord locating another
+            # legal place: the claimed score says which mode is wrong (a warning);
+            # naming neither, the place is not settled: the lowest score (4.3.3)
+            others = [
+                o
+                for o in self.by_raccord(word, raccord, [True, False])
+                if o.legal and o.fit.squares != ev.fit.squares
+            ]
+            named = [o for o in others if claimed in o.scores]
+            if named:
+                verdict.warn(f"référence erronée ({ref}), raccord correct")
+                return self.retain(verdict, named[0], claimed)
+            lowest = min([ev, *others], key=lambda o: min(o.scores))
+            if lowest is not ev:
+                verdict.warn(
+                    f"référence {ref} et raccord contradictoires, "
+                    "score non concordant : score le plus bas retenu"
+                )
+                return self.retain(verdict, lowest, claimed)
         if claimed is not None and claimed not in ev.scores:
             # 5.2: legal both ways at this square, the claimed score names the other way
             # (not when the word is written on the paper the way the reference says)

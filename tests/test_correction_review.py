@@ -134,6 +134,44 @@ CASES = [
         "correct",
         "5E",
     ),
+    # 4.4, both modes used and they disagree. TES at 7F: F7 T 1 + G7 E on LD 2 +
+    # H7 S (grid) 1 = 4, no cross word. TES at 10F: F10 T on LT 3 + G10 E 1 + H10 S 1
+    # = 5, cross MAISONS 2+1+1+1+1+1+1 = 8: 13. The raccord I A M (I touches H7,
+    # A and M chain from I) fits 7F only (at 10F only N touches the word).
+    # Reference 10F (legal) and score 4: the score says the reference is the wrong
+    # mode: warning, 4 at 7F. (Before the review: pénalité, as 5.3.2.)
+    Case(
+        "both_modes_legal_wrong_reference_raccord_right_score_names_raccord",
+        G_MAISON,
+        T_RETAPER,
+        B("TES", "10F", 4, None, ["I", "A", "M"]),
+        "avertissement",
+        4,
+        "référence erronée (10F), raccord correct",
+        "7F",
+    ),
+    # Same, score 13: the reference is right, the raccord wrong: warning, 13.
+    Case(
+        "both_modes_legal_reference_right_raccord_elsewhere_score_names_reference",
+        G_MAISON,
+        T_RETAPER,
+        B("TES", "10F", 13, None, ["I", "A", "M"]),
+        "avertissement",
+        13,
+        "raccord erroné, référence correcte",
+        "10F",
+    ),
+    # Same, no score: the place is not settled: the lowest, 4 at 7F, warning (4.3.3).
+    Case(
+        "both_modes_disagree_no_score_lowest",
+        G_MAISON,
+        T_RETAPER,
+        B("TES", "10F", None, None, ["I", "A", "M"]),
+        "avertissement",
+        4,
+        "référence 10F et raccord contradictoires, score non concordant : score le plus bas retenu",
+        "7F",
+    ),
     # 5.2: row and column swapped. At G8 (horizontal) ETE forms the cross word EE
     # (not a word); at 8G it is legal for 3, the score claimed: warning, 3.
     # (Before the review: zero for EE, the inverted reference never looked at.)
