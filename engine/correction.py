@@ -772,9 +772,12 @@ def _correct_solution(
     corrector: _Corrector, sol: Solution, claimed: int | None, sens: str | None
 ) -> _Verdict:
     word = sol.word or ""
-    if word.islower() and len(word) > 2:
-        # the game has two jokers: a word written all in lower case cannot be all
-        # circled, its case says nothing
+    jokers = corrector.tirage.count("?") + sum(
+        1 for row in corrector.board.cells for cell in row if cell and cell.islower()
+    )
+    if word.islower() and len(word) > jokers:
+        # more circled letters than jokers in the tirage and on the grid (two in a
+        # game): a word written all in lower case is not circled, its case says nothing
         sol = replace(sol, word=word.upper())
     if corrector.board.is_empty():
         return corrector.first_coup(sol.word or "", claimed)

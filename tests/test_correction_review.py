@@ -123,6 +123,19 @@ CASES = [
         "correct",
         "5E",
     ),
+    # Same for a two-letter word: no joker in the tirage nor on the grid, "es"
+    # cannot be two circled letters. ES at I9: E on LD 2 + S 1 = 3, cross NE
+    # (N 1 + E on LD 2) = 3: 6. Expected ok, 6.
+    Case(
+        "two_letter_lower_case_word_without_any_joker_is_not_circled",
+        G_MAISON,
+        T_RETAPER,
+        B("es", "i9", 6),
+        "ok",
+        6,
+        "correct",
+        "I9",
+    ),
     # Messy but readable: reference "5 - e", score "36 pts", accents dropped.
     Case(
         "messy_reference_and_score_are_read",
