@@ -202,11 +202,11 @@ class Session:
         return self._moves[number]
 
     def propose(self, coup: int, bulletin: dict) -> Decision:
-        """The correction the engine proposes for a bulletin of ``coup``."""
+        """The correction the engine proposes for a bulletin of ``coup`` (nothing recorded)."""
         b = Bulletin.from_dict(bulletin)
         c = self.game.coups[coup - 1]
         known = b.table in self.results.players
-        told = self.results.invalid_words_not_told(b.table) if known else ()
+        told = self.results.invalid_words_not_told(b.table, before=coup) if known else ()
         return correct(self.game.board_before(coup), c.tirage, self.lexicon, b,
                        invalid_words_not_told=told)
 
@@ -325,9 +325,10 @@ class Session:
         bulletin = dict(data["bulletin"])
         bulletin["coup"] = coup
         self.pending.pop(int(data.get("lecture") or 0), None)
+        c = self.game.coups[coup - 1]
         try:
-            decision = self.propose(coup, bulletin)
-            self.results.record(bulletin.get("table"), coup, decision, Bulletin.from_dict(bulletin))
+            self.results.submit(Bulletin.from_dict(bulletin), self.game.board_before(coup),
+                                c.tirage, self.lexicon, coup=coup)
         except ResultsError as exc:
             # Two stations confirming the same table: the journal's first one counts.
             self.refused.append(f"bulletin refusé (événement {seq}) : {exc}")
