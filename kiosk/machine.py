@@ -31,6 +31,7 @@ HELP = (
     ("↑ ↓  Entrée", "correction : choisir un bulletin, le confirmer"),
     ("E", "correction : corriger un champ lu, ou décider d'un résultat"),
     ("O", "correction : top à tous les joueurs restants"),
+    ("N", "correction : taper un bulletin (sans photo)"),
     ("H", "afficher / masquer cette aide"),
     ("Échap", "quitter (confirmation ; rien n'est perdu)"),
 )
@@ -212,6 +213,8 @@ class Machine:
             reading = self.selected_reading()
             if reading is not None:
                 self.edit(reading.seq, EDITABLE[self.edit_field], value)
+                if reading.status == "saisie" and self.edit_field < len(EDITABLE) - 1:
+                    self.mode, self.edit_field = "edition", self.edit_field + 1  # next field
         elif text and text.isprintable():
             self.buffer += text
 
@@ -243,13 +246,15 @@ class Machine:
                 self.confirm(reading.seq)
         elif name == "e":
             if self.selected_reading() is not None:
-                self.mode, self.buffer = "edition", ""
+                self.mode, self.buffer, self.edit_field = "edition", "", 0
             elif self.selected_table() is not None:
                 self.mode, self.buffer = "modif", ""
             else:
                 self.message = "aucun bulletin à modifier"
         elif name == "o":
             self.top_to_all()
+        elif name == "n":
+            self.typed_bulletin()
         elif name == "tab":
             self.arbiter_screen = not self.arbiter_screen
 
@@ -485,6 +490,19 @@ class Machine:
         """A bulletin read (photo or keyboard) for the current coup: journaled, then listed."""
         data = self._record("lecture", reading)
         return self.session.applied if data is not None else None
+
+    def typed_bulletin(self) -> None:
+        """N: a bulletin typed at the kiosk (no photo): an empty line, then E for each field."""
+        coup = self.session.coup
+        if coup is None or coup.top is None:
+            self.message = "pas encore de top pour ce coup"
+            return
+        fields = {name: {"value": None, "confidence": None} for name in EDITABLE}
+        seq = self.add_reading({"coup": coup.number, "photo": None, "status": "saisie",
+                                "message": "saisi au clavier", "fields": fields})
+        if seq is not None:
+            self.cursor = [r.seq for r in self.pending()].index(seq)
+            self.mode, self.buffer, self.edit_field = "edition", "", 0
 
     def edit(self, reading_seq: int, field: str, value: str) -> None:
         if field not in EDITABLE:

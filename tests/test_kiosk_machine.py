@@ -228,7 +228,7 @@ def test_correction_mode_lists_confidences_and_edits(tmp_path, lexicon):
     assert low == ["score"]
     assert rows[0].decision.startswith("avertissement")
     machine.key("e")
-    for _ in range(3):
+    for _ in range(3):  # table → mot → référence → score
         machine.key("tab")
     for ch in str(top.score):
         machine.key(ch, ch)
@@ -236,9 +236,22 @@ def test_correction_mode_lists_confidences_and_edits(tmp_path, lexicon):
     assert machine.session.pending[seq].fields["score"]["value"] == top.score
     machine.key("return")  # confirm
     assert machine.session.results.decision(2, 1).outcome.value == "ok"
+    # a bulletin typed at the kiosk: N, then each field (Tab moves to the next)
+    machine.key("n")
+    assert machine.mode == "edition"
+    for text in ("1", top.word, str(top.ref), "7"):  # Entrée goes to the next field
+        for ch in text:
+            machine.key(ch.lower(), ch)
+        machine.key("return")
+    assert machine.mode is None
+    typed = machine.selected_reading()
+    assert typed.bulletin_dict() == {"table": 1, "word": top.word, "ref": str(top.ref),
+                                     "score": 7, "coup": 1}
+    machine.key("return")
+    assert machine.session.results.decision(1, 1).outcome.value == "avertissement"
     machine.key("o")
     assert machine.session.missing_tables(1) == []
-    # an arbiter's decision on a recorded result: table 3 (second row), zero with a reason
+    # an arbiter's decision on a recorded result: table 3 (third row), zero with a reason
     machine.key("down")
     machine.key("down")
     assert machine.selected_table() == 3
@@ -255,8 +268,9 @@ def test_correction_mode_lists_confidences_and_edits(tmp_path, lexicon):
     decision = machine.session.results.decision(3, 1)
     assert decision.outcome.value == "zero" and decision.score == 0
     assert machine.session.results.history(3, 1)[0].source == "top"  # the original stays
-    assert [e.kind for e in machine.session.journal.events()][-5:] == \
-        ["lecture", "edition", "bulletin", "top_tous", "modif"]
+    kinds = [e.kind for e in machine.session.journal.events()]
+    assert kinds[kinds.index("lecture"):] == ["lecture", "edition", "bulletin", "lecture"] + \
+        ["edition"] * 4 + ["bulletin", "top_tous", "modif"]
     # the same state comes back from the journal alone
     again = Session(machine.session.journal, lexicon)
     assert again.results.to_dict() == machine.session.results.to_dict()
