@@ -23,6 +23,8 @@ from .reader import FLAG_THRESHOLD, BulletinReading, read_bulletin
 from .synth import BulletinContent, render_bulletin
 
 FIELDS = ("table", "word", "jokers", "ref", "score")
+#: the tables of the benchmark's tournament: the kiosk knows its players' tables
+TABLES = list(range(1, 120))
 
 
 @dataclass
@@ -81,7 +83,7 @@ def make_cases(n: int, seed: int = 7) -> list[Case]:
             raccord = _raccord(board, move, rng)
             if raccord:
                 ref = None
-        content = BulletinContent(int(rng.integers(1, 120)), move.word, ref, score, raccord)
+        content = BulletinContent(TABLES[int(rng.integers(len(TABLES)))], move.word, ref, score, raccord)
         style = TEST_STYLES[i % len(TEST_STYLES)].name
         cases.append(Case(content, moves, board, seed * 1000 + i, style))
     return cases
@@ -132,6 +134,7 @@ def evaluate(
             data,
             case.candidates if constrained else None,
             case.board if constrained else None,
+            tables=TABLES if constrained else None,
             threshold=threshold,
             tesseract=tesseract,
         )

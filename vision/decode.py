@@ -24,6 +24,7 @@ P_REF_OK = 0.9  # the reference written is the move's
 P_SCORE_OK = 0.85  # the score written is the move's
 LEN_MISMATCH = 1e-4  # likelihood of a reading with a different number of characters
 RACCORD_MISS = 0.02  # a raccord letter where the grid has none
+P_TABLE_KNOWN = 0.99  # a player writes a table number of the game's roster
 DISAGREE = 0.5       # confidence cap of a field that contradicts the legal move retained
 LETTER_K = 26
 REF_K = 25
@@ -371,7 +372,10 @@ def decode(
     )
     # a reference or score that differs from the legal move read would cost the player a
     # sanction: never without the arbiter's look, however sure the reading
-    if bmove is not None:
+    if bmove is None:  # nothing corroborates the reference or the score either
+        ref_field.confidence = min(ref_field.confidence, DISAGREE)
+        score_field.confidence = min(score_field.confidence, DISAGREE) if has_score else 1.0
+    else:
         if has_ref and ref_field.value != bmove.ref:
             ref_field.confidence = min(ref_field.confidence, DISAGREE)
         if has_score and score_field.value != bmove.score:
@@ -394,13 +398,13 @@ def decode(
 def _decode_table(
     readings: Sequence[CharReading], tables: Iterable[int], free: FieldValue
 ) -> FieldValue:
-    tables = list(tables)
     """Table number among the tables of the game (or as read, with low confidence)."""
+    tables = list(tables)
     scored = [
-        (_log_match(readings, str(t), DIGIT_K) + math.log(P_LEGAL / max(len(list(tables)), 1)), t)
+        (_log_match(readings, str(t), DIGIT_K) + math.log(P_TABLE_KNOWN / max(len(tables), 1)), t)
         for t in tables
     ]
-    scored.append((math.log(1 - P_LEGAL), free.value))
+    scored.append((math.log(1 - P_TABLE_KNOWN), free.value))
     top = max(s for s, _ in scored)
     acc: dict[object, float] = {}
     for s, v in scored:
