@@ -49,7 +49,10 @@ def test_module_writes_a_wav(tmp_path):
          "--score", "83", "--out", str(out)],
         capture_output=True, text=True, timeout=60, check=True,
         env=dict(os.environ, PYGAME_HIDE_SUPPORT_PROMPT="1"))
-    assert "écrit" in result.stderr and "pyttsx3" in result.stderr
+    # pyttsx3 normally; on a loaded machine the worker may time out and the
+    # espeak-ng fallback write it: either way the engine used is named.
+    assert "écrit" in result.stderr
+    assert "pyttsx3" in result.stderr or "espeak" in result.stderr
     assert result.stdout == ""  # pyttsx3's own prints do not leak
     info = wavcheck.read_info(out)
     assert info.rms > 1000 and 8 < info.duration < 20
