@@ -136,3 +136,17 @@ def test_raccord_locates_the_word_without_reference():
     d = decode(readings, moves, board)
     assert d.move == Candidate("G4", "RIEN", 12) and d.ref.value is None and d.sens == "h"
     assert d.raccord == "CH"
+
+
+def test_rival_word_decided_by_a_doubtful_letter_is_flagged():
+    # the reader saw a K (0.9): neither N nor R; NAVALE and RAVALE share place and score
+    moves = [Candidate("10A", "NAVALE", 27), Candidate("10A", "RAVALE", 27), Candidate("H4", "LAVE", 9)]
+    cells = word_cells("KAVALE")
+    cells[0].probs["N"], cells[0].probs["R"] = 0.03, 0.001
+    readings = group_readings(cells + comb("ref", "10A") + comb("score", "27"))
+    d = decode(readings, moves)
+    assert d.word.value in ("NAVALE", "RAVALE") and d.word.confidence < 0.9
+    # with a clear N, the same choice is trusted
+    sure = word_cells("NAVALE")
+    d = decode(group_readings(sure + comb("ref", "10A") + comb("score", "27")), moves)
+    assert d.word.value == "NAVALE" and d.word.confidence > 0.9

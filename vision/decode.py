@@ -25,6 +25,9 @@ P_SCORE_OK = 0.85  # the score written is the move's
 LEN_MISMATCH = 1e-4  # likelihood of a reading with a different number of characters
 RACCORD_MISS = 0.02  # a raccord letter where the grid has none
 P_TABLE_KNOWN = 0.99  # a player writes a table number of the game's roster
+#: a letter the reader gives less than this, where another legal word at the same place and
+#: for the same score has a different letter, is a guess: the word is flagged
+OVERRULED = 0.05
 DISAGREE = 0.5       # confidence cap of a field that contradicts the legal move retained
 LETTER_K = 26
 REF_K = 25
@@ -367,6 +370,8 @@ def decode(
         word_conf = min(word_conf, 0.5 * free.word.confidence)
     elif not exact.get(bmove.word, True):  # cells and letters did not line up one to one
         word_conf = min(word_conf, 0.8)
+    elif _guessed(r.word, bmove, cands):
+        word_conf = min(word_conf, 0.85)
     score_field = (
         FieldValue(bscore, dict(scores).get(bscore, 0.0), scores[:3]) if has_score else FieldValue(None, 1.0)
     )
@@ -393,6 +398,21 @@ def decode(
         move=bmove,
         constrained=True,
     )
+
+
+def _guessed(cells: Sequence[CharReading], move: Candidate, cands: Sequence[Candidate]) -> bool:
+    """Whether a rival legal word (same place, same score) differs where the reader doubted ours."""
+    word = move.word.upper()
+    for rival in cands:
+        if rival.ref != move.ref or rival.score != move.score or len(rival.word) != len(word):
+            continue
+        other = rival.word.upper()
+        if other == word:
+            continue
+        for cell, a, b in zip(cells, word, other, strict=True):
+            if a != b and cell.p(a) < OVERRULED:
+                return True
+    return False
 
 
 def _decode_table(
