@@ -158,10 +158,11 @@ def _search_line(
             cross_mask[c] = allowed
 
     cur: list[str | None] = list(line)
-    state = {"start": 0}
+    # letter code of each grid tile on the line (-1 on an empty square)
+    codes = [-1 if t is None else ord(t.upper()) - 65 for t in line] + [-1]
+    free = [t is None for t in line] + [False]  # False past the edge: nothing to place there
 
-    def record(end: int) -> None:
-        start = state["start"]
+    def record(start: int, end: int) -> None:
         main_sum = 0
         mult = 1
         cross_total = 0
@@ -169,7 +170,7 @@ def _search_line(
         placed: list[tuple[int, int, str]] = []
         for c in range(start, end):
             tile = cur[c]
-            if line[c] is not None:
+            if not free[c]:
                 main_sum += tile_value[tile]
                 continue
             v = tile_value[tile] * lm[c]
@@ -187,15 +188,15 @@ def _search_line(
         ref = _REFS[(r, start, True)] if horizontal else _REFS[(start, r, False)]
         out.append(Move(ref, word, tuple(placed), score, ((word, main_score), *extra_words)))
 
-    def extend_right(c: int, node: int, anchor: int, rmask: int) -> None:
-        if c < SIZE and line[c] is not None:
-            tile = line[c]
-            nxt = child[node * 26 + (ord(tile.upper()) - 65)]
+    def extend_right(c: int, node: int, anchor: int, rmask: int, start: int) -> None:
+        code = codes[c] if c < SIZE else -1
+        if code >= 0:
+            nxt = child[node * 26 + code]
             if nxt:
-                extend_right(c + 1, nxt, anchor, rmask)
+                extend_right(c + 1, nxt, anchor, rmask, start)
             return
-        if c > anchor and terminal[node] and c - state["start"] >= 2:
-            record(c)
+        if c > anchor and terminal[node] and c - start >= 2:
+            record(start, c)
         if c >= SIZE:
             return
         joker = counts[26] > 0
@@ -203,20 +204,26 @@ def _search_line(
         if not joker:
             m &= rmask
         base = node * 26
+        after = c + 1
+        after_free = free[after]
+        after_mask = cross_mask[after] if after_free else 0
         while m:
             low = m & -m
             code = low.bit_length() - 1
             m ^= low
             nxt = child[base + code]
+            # Skip dead ends without a call: nothing to record here and no letter to add.
+            if after_free and not terminal[nxt] and not dmask[nxt] & after_mask:
+                continue
             if counts[code]:
                 counts[code] -= 1
                 cur[c] = chr(65 + code)
-                extend_right(c + 1, nxt, anchor, rmask if counts[code] else rmask & ~low)
+                extend_right(after, nxt, anchor, rmask if counts[code] else rmask & ~low, start)
                 counts[code] += 1
             if joker:
                 counts[26] -= 1
                 cur[c] = chr(97 + code)
-                extend_right(c + 1, nxt, anchor, rmask)
+                extend_right(after, nxt, anchor, rmask, start)
                 counts[26] += 1
         cur[c] = None
 
@@ -227,9 +234,9 @@ def _search_line(
         if dmask[node] & cross_mask[anchor] & (ALL if counts[26] else rmask):
             # The left part ends just before the anchor. Squares left of the
             # word may keep stale letters: record() reads only the word's span.
-            state["start"] = anchor - len(prefix)
-            cur[state["start"]:anchor] = prefix
-            extend_right(anchor, node, anchor, rmask)
+            start = anchor - len(prefix)
+            cur[start:anchor] = prefix
+            extend_right(anchor, node, anchor, rmask, start)
         if limit == 0:
             return
         joker = counts[26] > 0
@@ -262,8 +269,7 @@ def _search_line(
                 start -= 1
             node = dawg.walk("".join(line[start:a]).upper())
             if node:
-                state["start"] = start
-                extend_right(a, node, a, rack_mask)
+                extend_right(a, node, a, rack_mask, start)
             continue
         limit = 0
         c = a - 1
