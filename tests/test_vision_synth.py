@@ -70,3 +70,21 @@ def test_generator_is_seeded_and_tells_the_truth():
     assert "E" in [v for k, v in truth.cells.items() if k.startswith("grid:0:")]
     img = cv2.imdecode(np.frombuffer(a, np.uint8), cv2.IMREAD_COLOR)
     assert img is not None and min(img.shape[:2]) >= 1000
+
+
+def test_virtual_players_bulletins_for_the_demo():
+    from engine.board import Ref
+    from engine.move import Move
+
+    from vision.demo import player_bulletins
+    from vision.reader import read_bulletin
+
+    moves = [Move(Ref.parse("H4"), "MAISONS", (), 70), Move(Ref.parse("H8"), "RAISONs", (), 66)]
+    photos = player_bulletins(moves, None, tables=range(1, 5), coup=3, seed=1)
+    assert sorted(photos) == [1, 2, 3, 4]
+    again = player_bulletins(moves, None, tables=[2], coup=3, seed=1)
+    assert again[2][0] == photos[2][0]  # the same player's photo, whatever the others
+    jpeg, truth = photos[3]
+    assert truth.table == 3 and truth.word in ("MAISONS", "RAISONs")
+    reading = read_bulletin(jpeg, moves)
+    assert reading.status in ("ok", "a_verifier") and reading.word.value == truth.word

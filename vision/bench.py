@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .demo import choose_content
 from .glyphs import TEST_STYLES
 from .reader import FLAG_THRESHOLD, BulletinReading, read_bulletin
 from .synth import BulletinContent, render_bulletin
@@ -34,21 +35,6 @@ class Case:
     board: object
     seed: int
     style: str
-
-
-def _raccord(board, move, rng) -> tuple | None:
-    ref = move.ref
-    found = []
-    for i in range(len(move.word)):
-        r, c = (ref.row, ref.col + i) if ref.horizontal else (ref.row + i, ref.col)
-        for side in (-1, 1):
-            rr, cc = (r + side, c) if ref.horizontal else (r, c + side)
-            if 0 <= rr < 15 and 0 <= cc < 15 and board.cells[rr][cc]:
-                found.append((side, i, board.cells[rr][cc].upper()))
-    if len(found) < 1:
-        return None
-    rng.shuffle(found)
-    return tuple(sorted(found[:3], key=lambda t: (t[1], t[0])))
 
 
 def make_cases(n: int, seed: int = 7) -> list[Case]:
@@ -71,19 +57,7 @@ def make_cases(n: int, seed: int = 7) -> list[Case]:
     cases = []
     for i in range(n):
         board, moves = coups[i % len(coups)]
-        pool = moves[:40]
-        weights = np.exp(-np.arange(len(pool)) / 8)
-        move = pool[int(rng.choice(len(pool), p=weights / weights.sum()))]
-        score = move.score
-        if rng.random() < 0.05:
-            score = max(0, score + int(rng.choice([-1, 1]) * rng.integers(1, 10)))
-        ref: str | None = str(move.ref)
-        raccord = None
-        if not board.is_empty() and rng.random() < 0.08:
-            raccord = _raccord(board, move, rng)
-            if raccord:
-                ref = None
-        content = BulletinContent(TABLES[int(rng.integers(len(TABLES)))], move.word, ref, score, raccord)
+        content = choose_content(moves, board, TABLES[int(rng.integers(len(TABLES)))], rng)
         style = TEST_STYLES[i % len(TEST_STYLES)].name
         cases.append(Case(content, moves, board, seed * 1000 + i, style))
     return cases
