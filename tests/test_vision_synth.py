@@ -75,7 +75,6 @@ def test_generator_is_seeded_and_tells_the_truth():
 def test_virtual_players_bulletins_for_the_demo():
     from engine.board import Ref
     from engine.move import Move
-
     from vision.demo import player_bulletins
     from vision.reader import read_bulletin
 
