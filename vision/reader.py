@@ -35,7 +35,7 @@ from .status import (
 )
 
 #: a field whose confidence is below this is flagged for the arbiter
-FLAG_THRESHOLD = 0.9
+FLAG_THRESHOLD = 0.95
 #: paper darker than this (0–255) is too dark to trust the reading
 DARK_PAPER = 35
 #: variance of the Laplacian over the squared area below which the photo is too blurred
