@@ -124,3 +124,26 @@ def test_cli_lire_json_lines(tmp_path):
     assert [d["photo"] for d in lines] == [str(photo), str(junk)]
     assert lines[0]["status"] in ("ok", "a_verifier") and lines[0]["word"]["value"]
     assert lines[1]["status"] == ILLISIBLE
+
+
+def test_bulletin_without_markers_read_with_its_layout_file(tmp_path):
+    from vision.layout import Layout
+
+    data = dict(Layout.load().data)
+    data["name"] = "sans_marqueurs"
+    data["markers"] = {"dictionary": "DICT_4X4_50", "items": []}
+    path = tmp_path / "sans_marqueurs.json"
+    path.write_text(json.dumps(data))
+    layout = Layout.load(path)
+    right = 0
+    fx = PhotoEffects(shadow=0.0, upside_down=0.5)
+    for i, content in enumerate(CASES[:3]):
+        photo, _ = render_bulletin(content, seed=40 + i, effects=fx, layout=layout, style="test_vif")
+        reading = read_bulletin(photo, MOVES, layout=layout)
+        assert reading.method == "contour"
+        right += (reading.word.value, reading.ref.value, reading.score.value) == (
+            content.word, content.ref, content.score)
+    assert right >= 2
+    out = subprocess.run([sys.executable, "-m", "vision", "lire", "-", "--modele", str(tmp_path / "x.json")],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 2 and "modèle de bulletin illisible" in out.stderr

@@ -36,6 +36,13 @@ def _lire(args: argparse.Namespace) -> int:
             print(f"erreur : partie illisible : {exc}", file=sys.stderr)
             return 2
     photos = list(args.photos)
+    from .layout import Layout
+
+    try:
+        layout = Layout.load(args.modele)
+    except (OSError, ValueError, KeyError) as exc:
+        print(f"erreur : modèle de bulletin illisible : {args.modele} ({exc})", file=sys.stderr)
+        return 2
     try:
         tables = parse_tables(args.tables) if args.tables else None
     except ValueError:
@@ -60,6 +67,7 @@ def _lire(args: argparse.Namespace) -> int:
                 context.candidates if context else None,
                 context.board if context else None,
                 tables=tables,
+                layout=layout,
                 tesseract=args.tesseract,
             )
             data = reading.to_dict()
@@ -154,6 +162,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--game", help="fichier de partie (JSON) pour contrôler avec les coups légaux")
     p.add_argument("--coup", type=int, help="numéro du coup")
     p.add_argument("--json", action="store_true", help="une ligne JSON par photo")
+    p.add_argument("--modele", default="fd1", help="modèle de bulletin (nom ou fichier JSON, cf. calibrer)")
     p.add_argument("--tables", help="numéros de table en jeu, ex. 1-16,20 (aide à lire le numéro)")
     p.add_argument(
         "--tesseract", action="store_true", help="second avis de Tesseract sur les cases douteuses"

@@ -8,6 +8,7 @@ quadrilateral; its orientation is chosen by comparing with the blank layout.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -153,11 +154,14 @@ def largest_quadrilateral(gray: np.ndarray) -> np.ndarray | None:
     return None if best is None else _order(best) / scale
 
 
-@lru_cache(maxsize=4)
-def _blank_edges(name: str) -> np.ndarray:
-    layout = Layout.load(name)
-    blank = render_page(layout, CANON_PX_PER_MM)
-    return _edge_signature(blank)
+_BLANK_EDGES: dict[str, np.ndarray] = {}
+
+
+def _blank_edges(layout: Layout) -> np.ndarray:
+    key = json.dumps(layout.data, sort_keys=True)
+    if key not in _BLANK_EDGES:
+        _BLANK_EDGES[key] = _edge_signature(render_page(layout, CANON_PX_PER_MM))
+    return _BLANK_EDGES[key]
 
 
 def _edge_signature(gray: np.ndarray) -> np.ndarray:
@@ -168,7 +172,7 @@ def _edge_signature(gray: np.ndarray) -> np.ndarray:
 
 def layout_similarity(gray_canonical: np.ndarray, layout: Layout) -> float:
     """Correlation between a rectified page and the blank layout (≈ 0.3+ when it is one)."""
-    return float((_edge_signature(gray_canonical) * _blank_edges(layout.name)).mean())
+    return float((_edge_signature(gray_canonical) * _blank_edges(layout)).mean())
 
 
 def from_contour(img: np.ndarray, gray: np.ndarray, layout: Layout) -> Page | None:

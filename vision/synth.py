@@ -322,6 +322,7 @@ def render_bulletin(
     mistakes: Mistakes | None = None,
     held_out: bool = True,
     digits: dict[str, list[np.ndarray]] | None = None,
+    layout: Layout | None = None,
 ) -> tuple[bytes | np.ndarray, GroundTruth]:
     """A photographed bulletin: JPEG bytes (or the BGR array with ``jpeg=False``) and its truth.
 
@@ -331,7 +332,7 @@ def render_bulletin(
     rng = np.random.default_rng(seed)
     st = _style(style, rng, held_out)
     fx = effects or PhotoEffects()
-    paper, truth = write_bulletin(content, st, rng, mistakes=mistakes, digits=digits)
+    paper, truth = write_bulletin(content, st, rng, layout=layout, mistakes=mistakes, digits=digits)
     truth.seed = seed
     photo, corners = photograph(paper, rng, fx)
     truth.corners = corners.tolist()
