@@ -114,7 +114,8 @@ def collect(
             fx.append(glyph_features(g.image))
             fy.append(CLASSES.index(label.upper()))
             origin.append((style.name, False))
-            if augment:
+            # boxed digits are fewer than letters and unconstrained by the game: two copies
+            for _ in range((2 if g.field != "grid" else 1) if augment else 0):
                 fx.append(glyph_features(distort(g.image, rng)))
                 fy.append(CLASSES.index(label.upper()))
                 origin.append((style.name, True))
