@@ -267,6 +267,19 @@ def _summary(out_dir: Path, photos: bool, csv_path: Path) -> None:
         print("partie interrompue avant la fin : kiosk reprendre pour la continuer")
 
 
+#: the reader's statuses as the arbiter reads them
+STATUS_WORDS = {"ok": "lu", "a_verifier": "à vérifier", "illisible": "illisible"}
+_FIELD_LABELS = {"table": "table", "word": "mot", "ref": "référence", "score": "score"}
+
+
+def _field_read(name: str, field: dict) -> str:
+    """``mot=REMIX (98 %)``, or ``mot non lu`` — never Python's ``None``."""
+    value = field.get("value")
+    if value in (None, ""):
+        return f"{_FIELD_LABELS[name]} non lu"
+    return f"{_FIELD_LABELS[name]}={value} ({float(field.get('confidence') or 0):.0%})"
+
+
 def cmd_lire(args) -> int:
     from .reading import list_photos, read_photo
     from .session import SessionError
@@ -283,8 +296,14 @@ def cmd_lire(args) -> int:
                        "après l'annonce du top")
     for other in others:
         print(f"{other.name} : ignoré (pas une photo)")
-    status = 0
+    already = {str(Path(e.data["photo"]).resolve()) for e in session.journal.events()
+               if e.kind == "lecture" and e.data.get("photo") and int(e.data["coup"]) == coup}
+    status, skipped = 0, 0
     for photo in photos:
+        if str(photo.resolve()) in already and not args.relire:
+            print(f"{photo.name} : déjà lue pour le coup {coup}, ignorée (--relire pour la relire)")
+            skipped += 1
+            continue
         data = read_photo(photo, session, coup)
         try:
             session.record("lecture", data)
@@ -293,13 +312,14 @@ def cmd_lire(args) -> int:
             status = 1
             continue
         fields = data["fields"]
-        read = " ".join(f"{name}={fields[name]['value']}({fields[name]['confidence']:.0%})"
-                        for name in ("table", "word", "ref", "score"))
+        read = " ".join(_field_read(name, fields[name]) for name in ("table", "word", "ref",
+                                                                       "score"))
         line = {"photo": photo.name, "statut": data["status"], "message": data["message"]}
+        status_word = STATUS_WORDS.get(data["status"], data["status"].replace("_", " "))
         print(json.dumps(line, ensure_ascii=False) if args.json else
-              f"{photo.name} : {data['status']} — {data['message']} — {read}")
-    print(f"{len(photos)} photo(s) lue(s) pour le coup {coup}, "
-          f"{len(others)} fichier(s) ignoré(s) ; à confirmer sur l'écran de correction")
+              f"{photo.name} : {status_word} — {data['message']} — {read}")
+    print(f"{len(photos) - skipped} photo(s) lue(s) pour le coup {coup}, "
+          f"{len(others) + skipped} fichier(s) ignoré(s) ; à confirmer sur l'écran de correction")
     session.journal.close()
     return status
 
@@ -404,6 +424,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--poste", default=f"poste-{os.getpid()}", help="nom de ce poste d'arbitrage")
     p.add_argument("--lexique", "--lexicon", dest="lexique", metavar="LISTE", help="liste de mots de la partie")
     p.add_argument("--json", action="store_true", help="une ligne JSON par photo")
+    p.add_argument("--relire", action="store_true",
+                   help="relire aussi les photos déjà lues pour ce coup")
     p.set_defaults(func=cmd_lire)
 
     p = sub.add_parser("export", help="écrire les résultats (CSV et HTML)")

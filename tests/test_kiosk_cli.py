@@ -101,9 +101,19 @@ def test_lire_folder_with_non_images_and_export(env, capsys):
     assert "notes.txt : ignoré (pas une photo)" in out
     assert "vide.jpg : illisible" in out and "faux.png : illisible" in out
     assert "3 photo(s) lue(s) pour le coup 1, 1 fichier(s) ignoré(s)" in out
+    assert "None" not in out and "a_verifier" not in out  # what the arbiter reads is French
+    assert "vide.jpg : illisible" in out and "mot non lu" in out
+    # the same folder read again (a photo added): only the new photo is read
+    jpeg, _ = render_bulletin(BulletinContent(3, top.word, str(top.ref), top.score), seed=2)
+    (folder / "table3.jpg").write_bytes(jpeg)
+    assert main(["lire", str(folder), "--partie", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "table2.jpg : déjà lue pour le coup 1" in out
+    assert "1 photo(s) lue(s) pour le coup 1, 4 fichier(s) ignoré(s)" in out
     session = Session(Journal.open(path), lexicon)
     readings = list(session.pending.values())
-    assert [Path(r.photo).name for r in readings] == ["faux.png", "table2.jpg", "vide.jpg"]
+    assert [Path(r.photo).name for r in readings] == ["faux.png", "table2.jpg", "vide.jpg",
+                                                      "table3.jpg"]
     assert all(r.status == "illisible" for r in readings if r.photo.endswith(("vide.jpg",
                                                                                 "faux.png")))
     assert all(0.0 <= f["confidence"] <= 1.0 for r in readings for f in r.fields.values())
