@@ -193,7 +193,11 @@ class Machine:
             letters, self.mode, self.buffer = self.buffer, None, ""
             self.manual_tirage(letters)
         elif text and (text.isalpha() or text in "?*"):
-            self.buffer = (self.buffer + text.upper())[:7]
+            if len(self.buffer) >= 7:
+                self.message = "7 lettres au plus : Retour arrière pour corriger"
+                return
+            self.message = ""
+            self.buffer += text.upper()
 
     def _key_tie(self, name: str, text: str) -> None:
         self.mode = None
@@ -341,6 +345,13 @@ class Machine:
         if self.step == "correction" and not self._may_open_next():
             return
         self.mode, self.buffer = "manuel", ""
+
+    def manual_reliquat(self) -> str:
+        """The letters the typed tirage starts from: the reliquat of the coup being drawn."""
+        coup = self.session.coup
+        if coup is not None and coup.top is None:
+            return coup.reliquat
+        return self.session.game.reliquat
 
     def _may_open_next(self) -> bool:
         limit = self.config.max_coups
@@ -515,7 +526,7 @@ class Machine:
                 return
             clean = int(str(clean))
         if self._record("edition", {"lecture": reading_seq, "field": field, "value": clean}):
-            self.message = f"{FIELD_NAMES[field]} corrigé"
+            self.message = f"champ « {FIELD_NAMES[field]} » enregistré"
 
     def confirm(self, reading_seq: int) -> None:
         reading = self.session.pending.get(reading_seq)

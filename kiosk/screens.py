@@ -111,8 +111,13 @@ def _prompt(machine: Machine) -> list[str]:
     if mode == "annuler":
         return ["Annuler la dernière étape ?", "O ou Entrée : annuler · autre touche : garder"]
     if mode == "manuel":
-        return ["Tirage tapé à la main (? pour un joker) :", machine.buffer + "_",
-                "Entrée : valider · Échap : abandonner"]
+        reliquat = machine.manual_reliquat()
+        wanted = min(7 - len(reliquat), machine.session.game.bag_count)
+        head = "Tirage tapé à la main (? pour un joker)"
+        if reliquat:
+            head += (f" — reliquat {reliquat} : tapez les {wanted} nouvelles lettres "
+                     "(ou tout le tirage)")
+        return [head + " :", machine.buffer + "_", "Entrée : valider · Échap : abandonner"]
     if mode == "egalite":
         tops = machine.ties()
         return ["Tops à égalité : tapez le numéro", "  ".join(

@@ -309,3 +309,42 @@ def test_resume_between_termine_and_ramassage(tmp_path, lexicon):
     resumed.tick()
     assert resumed.step == "ramassage" and resumed.take_effects() == []
     assert [e.kind for e in session.journal.events()][-2:] == ["appel", "etape"]
+
+
+def test_manual_tirage_prompt_names_the_reliquat_and_an_eighth_letter_is_refused(tmp_path,
+                                                                                  lexicon):
+    from kiosk.screens import _prompt
+
+    machine, clock = start(tmp_path, lexicon, draw_mode="manuel")
+    machine.key("space")
+    assert "reliquat" not in _prompt(machine)[0]  # first coup: the 7 letters
+    for ch in "KWZAEIOU":
+        machine.key(ch.lower(), ch)
+    assert machine.buffer == "KWZAEIO" and "7 lettres au plus" in machine.message
+    machine.key("return")
+    machine.key("space")
+    machine.key("space")
+    clock.now += 181
+    machine.tick()
+    machine.key("space")  # the top
+    machine.key("space")  # correction
+    machine.key("space")  # next coup: the juge-arbitre types it
+    assert machine.mode == "manuel"
+    reliquat = machine.session.game.reliquat
+    assert reliquat and machine.manual_reliquat() == reliquat
+    head = _prompt(machine)[0]
+    assert f"reliquat {reliquat}" in head and f"les {7 - len(reliquat)} nouvelles" in head
+
+
+def test_edited_field_message_agrees_in_french(tmp_path, lexicon):
+    machine, clock = start(tmp_path, lexicon)
+    for _ in range(3):
+        machine.key("space")
+    clock.now += 181
+    machine.tick()
+    machine.key("space")
+    machine.key("space")
+    machine.key("n")
+    machine.key("1", "1")
+    machine.key("return")
+    assert machine.message == "champ « table » enregistré"  # not « table corrigé »
