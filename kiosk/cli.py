@@ -32,6 +32,17 @@ def _lexicon(path: str | None):
         raise CliError(str(exc)) from exc
 
 
+def _os_reason(exc: OSError) -> str:
+    """Why a file could not be read, in French (the system's own text is in English)."""
+    if isinstance(exc, FileNotFoundError):
+        return "fichier introuvable"
+    if isinstance(exc, IsADirectoryError):
+        return "c'est un dossier, pas un fichier"
+    if isinstance(exc, PermissionError):
+        return "lecture non autorisée"
+    return f"erreur système {exc.errno}"
+
+
 def read_players(path: str | Path) -> list[dict]:
     """A players CSV: ``table;nom[;club;licence]`` (``,`` accepted), with or without a header."""
     try:
@@ -39,7 +50,7 @@ def read_players(path: str | Path) -> list[dict]:
     except UnicodeDecodeError:
         text = Path(path).read_text(encoding="cp1252")
     except OSError as exc:
-        raise CliError(f"liste des joueurs illisible : {path} ({exc.strerror})") from exc
+        raise CliError(f"liste des joueurs illisible : {path} ({_os_reason(exc)})") from exc
     delimiter = ";" if text.count(";") >= text.count(",") else ","
     players, seen = [], set()
     for n, row in enumerate(csv.reader(io.StringIO(text), delimiter=delimiter), start=1):

@@ -73,6 +73,19 @@ def test_players_csv(tmp_path):
     path.write_text("1;A\n1;B\n", encoding="utf-8")
     with pytest.raises(Exception, match="en double"):
         read_players(path)
+    with pytest.raises(Exception, match=r"absents\.csv \(fichier introuvable\)"):
+        read_players(tmp_path / "absents.csv")  # not the system's English text
+    with pytest.raises(Exception, match="c'est un dossier"):
+        read_players(tmp_path)
+
+
+def test_no_english_pygame_greeting_on_the_terminal(env):
+    code, out, err = run("export", "--partie", env / "nulle.partie")
+    assert code == 2 and "introuvable" in err
+    code, out, err = run("demo", "--seed", "2", "--rapide", "--sans-ecran", "--sans-photos",
+                         "--coups", "1", "--sortie", env / "demo", "--fichier", env / "d.partie")
+    assert code == 0, err
+    assert "Hello from the pygame community" not in out + err
 
 
 def test_lire_folder_with_non_images_and_export(env, capsys):
