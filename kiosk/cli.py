@@ -182,6 +182,7 @@ def _run_room(session, args, autopilot_factory=None, out_dir: Path | None = None
         run_window(machine, room, voice, autopilot, out_dir,
                    linger=8.0 if autopilot is not None else None)
     finally:
+        machine.stop_chrono()  # also on Ctrl-C: the countdown's second is kept
         voice.close()
         room.close()
         session.journal.close()

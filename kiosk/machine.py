@@ -168,7 +168,17 @@ class Machine:
     def _key_quit(self, name: str, text: str) -> None:
         self.mode = None
         if name in ("o", "return"):
+            self.stop_chrono()
             self.effects.append(Effect("quitter"))
+
+    def stop_chrono(self) -> None:
+        """Leaving the kiosk with the countdown running: its time is journaled as a pause, so
+        that ``kiosk reprendre`` starts from the second it showed, not from the last call."""
+        if self.step == "chrono" and self.countdown is not None and not self.countdown.paused:
+            now = self.clock()
+            if self._record("chrono", {"action": "pause",
+                                       "elapsed": round(self.countdown.elapsed(now), 3)}):
+                self.countdown.pause(now)
 
     def _key_undo(self, name: str, text: str) -> None:
         self.mode = None

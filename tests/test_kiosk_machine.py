@@ -348,3 +348,21 @@ def test_edited_field_message_agrees_in_french(tmp_path, lexicon):
     machine.key("1", "1")
     machine.key("return")
     assert machine.message == "champ « table » enregistré"  # not « table corrigé »
+
+
+def test_quitting_during_the_chrono_keeps_its_second(tmp_path, lexicon):
+    machine, clock = start(tmp_path, lexicon)
+    for _ in range(3):
+        machine.key("space")
+    assert machine.step == "chrono"
+    clock.now += 50
+    machine.tick()
+    machine.key("escape")
+    machine.key("o")
+    assert [e.kind for e in machine.take_effects()][-1] == "quitter"
+    machine.session.journal.close()
+    journal = Journal.open(tmp_path / "p.partie")
+    resumed = Machine(Session(journal, lexicon), clock)
+    assert resumed.step == "chrono" and resumed.countdown.paused
+    assert resumed.countdown.remaining(clock.now) == pytest.approx(130)  # not 3:00 again
+    journal.close()
