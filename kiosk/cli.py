@@ -86,7 +86,7 @@ def _open_session(path: Path, lexicon_path: str | None, station: str = "kiosque"
     lexicon = _lexicon(lexicon_path or meta.get("lexicon_path") or None)
     try:
         session = Session(journal, lexicon)
-    except SessionError as exc:
+    except (SessionError, JournalError) as exc:
         journal.close()
         raise CliError(str(exc)) from exc
     if session.config is None:

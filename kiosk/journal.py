@@ -117,12 +117,14 @@ class Journal:
             check = conn.execute("PRAGMA quick_check").fetchone()[0]
             if check != "ok":
                 conn.close()
-                raise JournalError(f"fichier de partie endommagé : {path} ({check}) ; "
-                                   "il n'a pas été modifié")
+                raise JournalError(f"fichier de partie endommagé : {path} (contrôle "
+                                   "d'intégrité en échec) ; il n'a pas été modifié")
             meta = dict(conn.execute("SELECT key, value FROM meta"))
             conn.execute("SELECT seq, kind, data FROM events LIMIT 1").fetchall()
-        except sqlite3.DatabaseError as exc:
-            raise JournalError(f"fichier de partie endommagé ou illisible : {path} ({exc}) ; "
+        except sqlite3.DatabaseError as exc:  # SQLite's own words are English: not shown
+            reason = "fichier verrouillé par un autre programme" if "locked" in str(exc) \
+                else "base de données illisible"
+            raise JournalError(f"fichier de partie endommagé ou illisible : {path} ({reason}) ; "
                                "il n'a pas été modifié") from exc
         if meta.get("format") != FORMAT:
             conn.close()
@@ -167,12 +169,18 @@ class Journal:
     def events(self, after: int = 0) -> list[Event]:
         rows = self._conn.execute(
             "SELECT seq, kind, data, station FROM events WHERE seq > ? ORDER BY seq", (after,))
-        try:
-            return [Event(seq, kind, json.loads(data), station)
-                    for seq, kind, data, station in rows]
-        except json.JSONDecodeError as exc:
-            raise JournalError(f"fichier de partie endommagé : {self.path} (événement illisible)") \
-                from exc
+        events = []
+        for seq, kind, data, station in rows:
+            try:
+                value = json.loads(data)
+            except (json.JSONDecodeError, TypeError) as exc:
+                raise JournalError(f"fichier de partie endommagé : {self.path} (événement {seq} "
+                                   "illisible) ; il n'a pas été modifié") from exc
+            if not isinstance(value, dict):
+                raise JournalError(f"fichier de partie endommagé : {self.path} (événement {seq} "
+                                   "sans données) ; il n'a pas été modifié")
+            events.append(Event(seq, kind, value, station))
+        return events
 
     def last_seq(self) -> int:
         return int(self._conn.execute("SELECT COALESCE(MAX(seq), 0) FROM events").fetchone()[0])

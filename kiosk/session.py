@@ -128,7 +128,8 @@ class Session:
     def _replay(self, event: Event) -> None:
         try:
             self._apply(event.kind, event.data, event.seq)
-        except (GameError, DrawError, ResultsError, KeyError, TypeError, ValueError) as exc:
+        except (GameError, DrawError, ResultsError, SessionError, KeyError, TypeError,
+                ValueError, AttributeError) as exc:
             raise SessionError(f"journal incohérent à l'événement {event.seq} "
                                f"({event.kind}) : {exc}") from exc
 

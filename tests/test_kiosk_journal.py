@@ -153,3 +153,30 @@ def test_same_bulletin_from_two_stations_first_counts(tmp_path, lexicon):
     assert any("déjà enregistré" in r for r in session.refused)
     rebuilt = Session(Journal.open(path), lexicon)
     assert rebuilt.results.to_dict() == session.results.to_dict()
+
+
+@pytest.mark.parametrize("damage", ["{mauvais", "[1, 2]", '{"step": "zzz"}', "pages"])
+def test_damaged_game_said_in_french_without_traceback(tmp_path, lexicon, capsys, damage):
+    from kiosk.cli import main
+
+    path = tmp_path / "a.partie"
+    session = new_game(path, lexicon)
+    play_first_top(session)
+    session.record("etape", {"step": "correction"})
+    session.journal._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    session.journal.close()
+    if damage == "pages":
+        data = path.read_bytes()
+        path.write_bytes(data[:4096] + bytes(b ^ 0x5A for b in data[4096:]))
+    else:
+        raw = sqlite3.connect(path)
+        raw.execute("UPDATE events SET data = ? WHERE kind = 'etape'", (damage,))
+        raw.commit()
+        raw.close()
+    before = path.read_bytes()
+    assert main(["export", "--partie", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("erreur : ") and err.count("\n") == 1, err
+    assert "endommagé" in err or "incohérent à l'événement" in err
+    assert "malformed" not in err and "database" not in err and "page" not in err.lower()
+    assert path.read_bytes() == before
