@@ -458,6 +458,29 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrompu : la partie est enregistrée (kiosk reprendre)", file=sys.stderr)
         return 130
+    except Exception as exc:  # noqa: BLE001 - never a traceback on the juge-arbitre's screen
+        log = _log_unexpected(exc)
+        print(f"erreur inattendue du kiosque ({type(exc).__name__}) : ce qui était enregistré "
+              f"n'est pas perdu (kiosk reprendre) ; détails pour le support : {log}",
+              file=sys.stderr)
+        return 3
+
+
+def _log_unexpected(exc: BaseException) -> Path | str:
+    """The traceback of an unexpected error, appended to ``erreurs.log`` by the game files."""
+    import traceback
+
+    text = f"--- {time.strftime('%Y-%m-%d %H:%M:%S')} kiosk {' '.join(sys.argv[1:])}\n" + \
+        "".join(traceback.format_exception(exc))
+    try:
+        folder = games_dir()
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / "erreurs.log"
+        with open(path, "a", encoding="utf-8") as handle:
+            handle.write(text)
+        return path
+    except OSError:
+        return "journal d'erreurs impossible à écrire"
 
 
 if __name__ == "__main__":

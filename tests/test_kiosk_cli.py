@@ -199,3 +199,17 @@ def test_resume_refuses_another_word_list_and_pauses_a_running_chrono(env, capsy
     assert "P pour repartir" in machine.message
     machine.key("p")
     assert room_view(machine).countdown.text == "1:20"
+
+
+def test_an_unexpected_error_is_said_in_french_and_logged(env, capsys, monkeypatch):
+    import kiosk.cli
+
+    def broken(args):
+        raise RuntimeError("panne simulée")
+
+    monkeypatch.setattr(kiosk.cli, "cmd_export", broken)
+    assert main(["export"]) == 3
+    err = capsys.readouterr().err
+    assert err.startswith("erreur inattendue du kiosque (RuntimeError)") and "Traceback" not in err
+    log = (env / "parties" / "erreurs.log").read_text(encoding="utf-8")
+    assert "Traceback" in log and "panne simulée" in log
