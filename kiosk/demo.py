@@ -87,6 +87,7 @@ class Autopilot:
         self.seed = machine.config.seed
         self._plans: dict[int, dict[int, Written]] = {}
         self._helped = False
+        self._left_waiting: set[int] = set()  # readings confirm() refused
 
     # -- what the players write -----------------------------------------------------------------
     def plan(self, number: int) -> dict[int, Written]:
@@ -221,6 +222,9 @@ class Autopilot:
             table = self._table_of(reading.photo)
             truth = plan.get(table)
             if truth is None:  # not one of ours (another station): confirm as read
+                if reading.seq in self._left_waiting:
+                    continue  # refused (unknown table…): left for a human arbiter
+                self._left_waiting.add(reading.seq)
                 m.confirm(reading.seq)
                 return True
             for name in EDITABLE:

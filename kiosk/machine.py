@@ -37,6 +37,14 @@ HELP = (
 )
 
 EDITABLE = ("table", "word", "ref", "score")
+#: the engine's outcomes as the arbiter reads them
+OUTCOME_WORDS = {"ok": "OK", "avertissement": "avertissement", "penalite": "pénalité",
+                 "zero": "zéro"}
+
+
+def outcome_text(outcome) -> str:
+    value = getattr(outcome, "value", outcome)
+    return OUTCOME_WORDS.get(value, str(value))
 FIELD_NAMES = {"table": "table", "word": "mot", "ref": "référence", "score": "score"}
 
 
@@ -226,11 +234,19 @@ class Machine:
             value, self.mode, self.buffer = self.buffer, None, ""
             reading = self.selected_reading()
             if reading is not None:
-                self.edit(reading.seq, EDITABLE[self.edit_field], value)
+                field = EDITABLE[self.edit_field]
+                if value.strip() or self.field_value(reading, field) in (None, ""):
+                    self.edit(reading.seq, field, value)
+                else:  # Enter on an empty line keeps what is there: nothing erased by mistake
+                    self.message = f"champ « {FIELD_NAMES[field]} » gardé"
                 if reading.status == "saisie" and self.edit_field < len(EDITABLE) - 1:
                     self.mode, self.edit_field = "edition", self.edit_field + 1  # next field
         elif text and text.isprintable():
             self.buffer += text
+
+    @staticmethod
+    def field_value(reading: Reading, field: str) -> object:
+        return (reading.fields.get(field) or {}).get("value")
 
     def _key_amend(self, name: str, text: str) -> None:
         """Typed as ``SCORE motif`` or ``zero|avertissement|penalite|ok motif``."""
@@ -505,7 +521,7 @@ class Machine:
             return
         if self._record("modif", data) is not None:
             decision = self.session.results.decision(table, data["coup"])
-            self.message = f"table {table} : {decision.outcome.value}, {decision.score} points"
+            self.message = f"table {table} : {outcome_text(decision.outcome)}, {decision.score} points"
 
     def add_reading(self, reading: dict) -> int | None:
         """A bulletin read (photo or keyboard) for the current coup: journaled, then listed."""
@@ -544,6 +560,19 @@ class Machine:
             self.message = "bulletin déjà confirmé"
             return
         bulletin = reading.bulletin_dict()
+        table = bulletin.get("table")
+        results = self.session.results
+        if table is None:
+            self.message = "table non lue : tapez-la (E) avant de confirmer"
+            return
+        if table not in results.players:
+            self.message = f"table {table} inconnue dans cette partie : corrigez-la (E)"
+            return
+        if results.history(table, reading.coup):
+            self.message = (f"la table {table} a déjà un résultat au coup {reading.coup} : "
+                            "corrigez la table (E), ou choisissez sa ligne et E pour une "
+                            "décision de l'arbitre")
+            return
         refused = len(self.session.refused)
         data = self._record("bulletin", {"coup": reading.coup, "bulletin": bulletin,
                                          "lecture": reading_seq})
@@ -554,7 +583,7 @@ class Machine:
         else:
             table = bulletin.get("table")
             decision = self.session.results.decision(table, reading.coup)
-            self.message = f"table {table} : {decision.outcome.value}, {decision.score} points"
+            self.message = f"table {table} : {outcome_text(decision.outcome)}, {decision.score} points"
 
     def top_to_all(self) -> None:
         coup = self.session.coup

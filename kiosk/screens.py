@@ -127,9 +127,15 @@ def _prompt(machine: Machine) -> list[str]:
                 machine.buffer + "_",
                 "« 25 motif » (nouveau score) ou « zero motif », « avertissement motif »…"]
     if mode == "edition":
-        name = FIELD_NAMES[EDITABLE[machine.edit_field]]
-        return [f"Modifier le champ « {name} » (Tab : champ suivant) :", machine.buffer + "_",
-                "Entrée : enregistrer · Échap : abandonner"]
+        field = EDITABLE[machine.edit_field]
+        name = FIELD_NAMES[field]
+        reading = machine.selected_reading()
+        current = machine.field_value(reading, field) if reading is not None else None
+        head = f"Modifier le champ « {name} » (Tab : champ suivant)"
+        if current not in (None, ""):
+            return [f"{head} — actuel : {current}", machine.buffer + "_",
+                    "Entrée : enregistrer (vide : garder l'actuel) · Échap : abandonner"]
+        return [head + " :", machine.buffer + "_", "Entrée : enregistrer · Échap : abandonner"]
     return []
 
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from display.view import Countdown, RankLine, Screen, Top, View
 
-from .machine import EDITABLE, FIELD_NAMES, Machine
+from .machine import EDITABLE, FIELD_NAMES, Machine, outcome_text
 
 #: a field read with less confidence than this is highlighted for the arbiter, as are the
 #: fields the reader itself flags (the reader's own threshold is 0.9 too)
@@ -115,7 +115,7 @@ def arbiter_rows(machine: Machine) -> list[ArbiterRow]:
                                    low))
         try:
             decision = s.propose(reading.coup, reading.bulletin_dict())
-            proposed = f"{decision.outcome.value} {decision.score}"
+            proposed = f"{outcome_text(decision.outcome)} {decision.score}"
             reasons = "; ".join(decision.reasons)
         except Exception as exc:  # a reading the engine cannot take: show why, decide nothing
             proposed, reasons = "?", str(exc)
@@ -132,6 +132,6 @@ def arbiter_rows(machine: Machine) -> list[ArbiterRow]:
         cells = tuple(FieldCell(FIELD_NAMES[n], _field_text(n, values[n]), None, False)
                       for n in EDITABLE)
         rows.append(ArbiterRow(entry.source, cells,
-                               f"{entry.decision.outcome.value} {entry.decision.score}",
+                               f"{outcome_text(entry.decision.outcome)} {entry.decision.score}",
                                "; ".join(entry.decision.reasons), table == chosen))
     return rows

@@ -366,3 +366,47 @@ def test_quitting_during_the_chrono_keeps_its_second(tmp_path, lexicon):
     assert resumed.step == "chrono" and resumed.countdown.paused
     assert resumed.countdown.remaining(clock.now) == pytest.approx(130)  # not 3:00 again
     journal.close()
+
+
+def test_a_refused_bulletin_stays_listed_to_be_fixed_and_outcomes_are_french(tmp_path,
+                                                                              lexicon):
+    machine, clock = start(tmp_path, lexicon)
+    for _ in range(3):
+        machine.key("space")
+    clock.now += 181
+    machine.tick()
+    machine.key("space")
+    machine.key("space")
+    top = machine.session.coup.top
+
+    def typed(table, word):
+        machine.key("n")
+        for value in (str(table), word, str(top.ref), str(top.score)):
+            for ch in value:
+                machine.key(ch.lower(), ch)
+            machine.key("return")
+        machine.key("return")
+
+    typed(9, top.word)  # a table not in the game: kept, to be corrected
+    assert "table 9 inconnue" in machine.message and len(machine.pending()) == 1
+    machine.key("e")
+    machine.key("1", "1")
+    machine.key("return")  # the table fixed; then the word: Enter on an empty line keeps it
+    machine.key("return")
+    assert machine.pending()[0].fields["word"]["value"] == top.word
+    assert "gardé" in machine.message and machine.mode == "edition"
+    machine.key("escape")
+    machine.key("return")
+    assert not machine.pending() and "table 1 : OK" in machine.message
+    typed(1, top.word)  # the same table twice: kept, not thrown away
+    assert "déjà un résultat" in machine.message and len(machine.pending()) == 1
+    assert [e.kind for e in machine.session.journal.events()[-5:]] == ["lecture"] + ["edition"] * 4
+    machine.key("e")
+    machine.key("2", "2")
+    machine.key("return")
+    machine.key("escape")
+    machine.key("return")
+    assert machine.session.results.decision(2, 1).outcome.value == "ok"
+    typed(3, "XQZW")
+    assert machine.message == "table 3 : zéro, 0 points"
+    assert [r.decision for r in arbiter_rows(machine)][-1] == "zéro 0"
