@@ -92,8 +92,10 @@ class Machine:
             self.countdown = Countdown(self.config.seconds, self.config.warning, c.elapsed,
                                        paused=c.paused or resumed, calls=set(c.calls))
             self.countdown.start(self.clock())
-            if resumed and not c.paused:
-                self.message = "chrono arrêté à la reprise de la partie : P pour repartir"
+            if resumed:
+                left = int(round(self.countdown.remaining(self.clock())))
+                self.message = (f"chrono en pause à {left // 60}:{left % 60:02d} à la reprise de "
+                                "la partie : P pour repartir")
 
     def _call(self, name: str) -> None:
         """A timing call, worded with this game's warning delay (30 s, 20 s in blitz…)."""

@@ -365,6 +365,7 @@ def test_quitting_during_the_chrono_keeps_its_second(tmp_path, lexicon):
     resumed = Machine(Session(journal, lexicon), clock)
     assert resumed.step == "chrono" and resumed.countdown.paused
     assert resumed.countdown.remaining(clock.now) == pytest.approx(130)  # not 3:00 again
+    assert "chrono en pause à 2:10" in resumed.message  # the room shows « Pause » alone
     journal.close()
 
 
