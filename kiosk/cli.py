@@ -43,8 +43,11 @@ def _os_reason(exc: OSError) -> str:
     return f"erreur système {exc.errno}"
 
 
-def read_players(path: str | Path) -> list[dict]:
-    """A players CSV: ``table;nom[;club;licence]`` (``,`` accepted), with or without a header."""
+def read_players(path: str | Path, warnings: list[str] | None = None) -> list[dict]:
+    """A players CSV: ``table;nom[;club;licence]`` (``,`` accepted), with or without a header.
+
+    What was taken on trust (a player without a name) is added to ``warnings``.
+    """
     try:
         text = Path(path).read_text(encoding="utf-8-sig")
     except UnicodeDecodeError:
@@ -67,6 +70,9 @@ def read_players(path: str | Path) -> list[dict]:
             raise CliError(f"liste des joueurs, ligne {n} : table {table} en double ou nulle")
         seen.add(table)
         name = cells[1] if len(cells) > 1 and cells[1] else f"Table {table}"
+        if (len(cells) < 2 or not cells[1]) and warnings is not None:
+            warnings.append(f"liste des joueurs, ligne {n} : nom vide, le joueur de la table "
+                            f"{table} s'appellera « {name} »")
         players.append({"table": table, "name": name,
                         "club": cells[2] if len(cells) > 2 and cells[2] else None,
                         "licence": cells[3] if len(cells) > 3 and cells[3] else None})
@@ -158,7 +164,10 @@ def cmd_nouvelle(args) -> int:
             source = Game.load(args.partie_source).to_dict()
         except GameFileError as exc:
             raise CliError(str(exc)) from exc
-    players = read_players(args.joueurs) if args.joueurs else []
+    warnings: list[str] = []
+    players = read_players(args.joueurs, warnings) if args.joueurs else []
+    for warning in warnings:
+        print(f"attention : {warning}", file=sys.stderr)
     seed = args.graine if args.graine is not None else int(time.time()) % 10**9
     config = Config(seed=seed, seconds=seconds, warning=20 if seconds <= 60 else 30,
                     blitz=seconds <= 60, draw_mode=args.tirage, players=players, source=source)

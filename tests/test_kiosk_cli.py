@@ -73,6 +73,11 @@ def test_players_csv(tmp_path):
     path.write_text("1;A\n1;B\n", encoding="utf-8")
     with pytest.raises(Exception, match="en double"):
         read_players(path)
+    path.write_text("table;nom\n1;\n2;Bruno\n", encoding="utf-8")
+    warnings = []
+    assert read_players(path, warnings)[0]["name"] == "Table 1"
+    assert warnings == ["liste des joueurs, ligne 2 : nom vide, le joueur de la table 1 "
+                        "s'appellera « Table 1 »"]
     with pytest.raises(Exception, match=r"absents\.csv \(fichier introuvable\)"):
         read_players(tmp_path / "absents.csv")  # not the system's English text
     with pytest.raises(Exception, match="c'est un dossier"):
