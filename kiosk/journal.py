@@ -73,6 +73,16 @@ class Journal:
         path = Path(path)
         if path.exists():
             raise JournalError(f"le fichier de partie existe déjà : {path} (rien n'a été écrasé)")
+        try:
+            cls._build(path, meta, station, first)
+        except (OSError, sqlite3.Error) as exc:
+            raise JournalError(f"impossible de créer le fichier de partie {path} (dossier absent "
+                               "ou non accessible en écriture, disque plein ?)") from exc
+        return cls.open(path, station)
+
+    @classmethod
+    def _build(cls, path: Path, meta: dict[str, str], station: str,
+               first: tuple[str, dict] | None) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(path.name + ".creation")
         tmp.unlink(missing_ok=True)
@@ -95,9 +105,12 @@ class Journal:
             os.link(tmp, path)  # fails if the name appeared meanwhile: never overwrite
         except FileExistsError as exc:
             raise JournalError(f"le fichier de partie existe déjà : {path}") from exc
+        except OSError:  # no hard links here (a FAT USB key…): rename, after a last check
+            if path.exists():
+                raise JournalError(f"le fichier de partie existe déjà : {path}") from None
+            tmp.replace(path)
         finally:
             tmp.unlink(missing_ok=True)
-        return cls.open(path, station)
 
     @classmethod
     def open(cls, path: str | Path, station: str = "kiosque") -> Journal:

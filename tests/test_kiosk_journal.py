@@ -180,3 +180,19 @@ def test_damaged_game_said_in_french_without_traceback(tmp_path, lexicon, capsys
     assert "endommagé" in err or "incohérent à l'événement" in err
     assert "malformed" not in err and "database" not in err and "page" not in err.lower()
     assert path.read_bytes() == before
+
+
+def test_game_file_that_cannot_be_created_is_said_in_french(tmp_path, monkeypatch):
+    blocked = tmp_path / "fichier"
+    blocked.write_text("pas un dossier")
+    with pytest.raises(JournalError, match="impossible de créer le fichier de partie"):
+        Journal.create(blocked / "a.partie", {})
+
+    def no_links(src, dst):
+        raise PermissionError(1, "Operation not permitted")
+
+    monkeypatch.setattr("kiosk.journal.os.link", no_links)  # a FAT USB key has no hard links
+    journal = Journal.create(tmp_path / "b.partie", {}, first=("partie", {"seed": 1}))
+    assert [e.kind for e in journal.events()] == ["partie"]
+    journal.close()
+    assert not (tmp_path / "b.partie.creation").exists()
