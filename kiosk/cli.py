@@ -311,10 +311,15 @@ def cmd_lire(args) -> int:
         photos, others = list_photos(args.dossier)
     except FileNotFoundError as exc:
         raise CliError(str(exc)) from exc
-    coup = args.coup or (len(session.game.played()) if session.game else 0)
-    if coup < 1 or coup > len(session.game.played()):
-        raise CliError(f"aucun top encore joué pour le coup {coup} : lisez les bulletins "
-                       "après l'annonce du top")
+    played = len(session.game.played()) if session.game else 0
+    coup = args.coup if args.coup is not None else played
+    if not played:
+        session.journal.close()
+        raise CliError("aucun top encore joué dans cette partie : lisez les bulletins après "
+                       "l'annonce du top")
+    if coup < 1 or coup > played:
+        session.journal.close()
+        raise CliError(f"pas de coup {coup} joué : le dernier top est celui du coup {played}")
     for other in others:
         print(f"{other.name} : ignoré (pas une photo)")
     already = {str(Path(e.data["photo"]).resolve()) for e in session.journal.events()
