@@ -90,10 +90,12 @@ def draw_overlays(machine: Machine, surface: pygame.Surface) -> None:
         return
     prompt = _prompt(machine)
     if prompt:
-        box = pygame.Rect(w // 10, h // 2 - 2 * line, 8 * w // 10, 4 * line)
+        rows = min(len(prompt), 13)  # the tied tops come one a line
+        box = pygame.Rect(w // 10, h // 2 - (rows + 1) * line // 2, 8 * w // 10,
+                          (rows + 1) * line)
         pygame.draw.rect(surface, theme.PANEL, box)
         pygame.draw.rect(surface, theme.ACCENT, box, 3)
-        for i, text in enumerate(prompt[:3]):
+        for i, text in enumerate(prompt[:rows]):
             _text(surface, text, (box.x + line, box.y + line // 2 + i * line), int(line * 0.8),
                   theme.TEXT, box.width - 2 * line)
     if machine.message:
@@ -120,8 +122,12 @@ def _prompt(machine: Machine) -> list[str]:
         return [head + " :", machine.buffer + "_", "Entrée : valider · Échap : abandonner"]
     if mode == "egalite":
         tops = machine.ties()
-        return ["Tops à égalité : tapez le numéro", "  ".join(
-            f"{i + 1}. {m.word} {m.ref} {m.score}" for i, m in enumerate(tops[:9]))]
+        lines = [f"Tops à égalité ({len(tops)}) : tapez le numéro · autre touche : garder "
+                 "le top proposé"]
+        lines += [f"{i + 1}.  {m.word}  {m.ref}  {m.score}" for i, m in enumerate(tops[:9])]
+        if len(tops) > 9:
+            lines.append(f"… et {len(tops) - 9} autres, non proposés ici")
+        return lines
     if mode == "modif":
         return [f"Décision de l'arbitre pour la table {machine.selected_table()} :",
                 machine.buffer + "_",

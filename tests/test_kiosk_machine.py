@@ -411,3 +411,25 @@ def test_a_refused_bulletin_stays_listed_to_be_fixed_and_outcomes_are_french(tmp
     typed(3, "XQZW")
     assert machine.message == "table 3 : zéro, 0 points"
     assert [r.decision for r in arbiter_rows(machine)][-1] == "zéro 0"
+
+
+def test_tied_tops_listed_one_a_line(tmp_path, lexicon):
+    from kiosk.screens import _prompt
+
+    machine, clock = start(tmp_path, lexicon, draw_mode="manuel")
+    machine.key("space")
+    for ch in "??LMRTE":  # two jokers: dozens of tied tops
+        machine.key(ch.lower(), ch)
+    machine.key("return")
+    machine.key("space")
+    machine.key("space")
+    clock.now += 181
+    machine.tick()
+    tops = machine.ties()
+    assert len(tops) > 9
+    machine.key("t")
+    lines = _prompt(machine)
+    assert lines[1] == f"1.  {tops[0].word}  {tops[0].ref}  {tops[0].score}"
+    assert len(lines) == 11 and lines[-1] == f"… et {len(tops) - 9} autres, non proposés ici"
+    pygame.font.init()
+    compose(machine, pygame.Surface((1280, 720)))
