@@ -43,7 +43,7 @@ def draw_arbiter(machine: Machine, surface: pygame.Surface) -> None:
     y += _text(surface, f"{len(machine.pending())} bulletin(s) à confirmer · {missing} joueur(s) "
                "sans résultat · Entrée : confirmer · E : modifier · O : top à tous les restants",
                (line, y), int(line * 0.8), theme.TEXT_DIM, w - 2 * line) + line // 2
-    columns = [0.0, 0.04, 0.16, 0.39, 0.52, 0.64, 0.76, 1.0]
+    columns = [0.0, 0.04, 0.13, 0.33, 0.44, 0.52, 0.69, 1.0]
     usable = w - 2 * line
 
     def cell(i: int, text: str, colour, size: int = line) -> None:
@@ -67,8 +67,28 @@ def draw_arbiter(machine: Machine, surface: pygame.Surface) -> None:
                 f"{field.text} ({field.confidence:.0%})"
             cell(i, text, LOW if field.low else theme.TEXT)
         cell(5, row.decision, colour)
-        cell(6, row.reasons or row.status, theme.TEXT_DIM, int(line * 0.8))
+        if not row.selected:  # the selected one's reasons come in full below
+            cell(6, row.reasons or row.status, theme.TEXT_DIM, int(line * 0.8))
         y += int(line * 1.35)
+        if row.selected and (row.reasons or row.status):
+            # the selected bulletin's reasons in full, readable, under its line
+            for text in _wrap(row.reasons or row.status, int(line * 0.8), usable - 2 * line):
+                y += _text(surface, text, (line * 2, y), int(line * 0.8), theme.TEXT)
+            y += line // 3
+
+
+def _wrap(text: str, size: int, width: int) -> list[str]:
+    """Lines of ``text`` (cut between words) that fit ``width`` at font ``size``."""
+    font = fonts.font(size)
+    lines, current = [], ""
+    for word in text.split(" "):
+        candidate = f"{current} {word}".strip()
+        if current and font.size(candidate)[0] > width:
+            lines.append(current)
+            current = word
+        else:
+            current = candidate
+    return [*lines, current] if current else lines
 
 
 def draw_overlays(machine: Machine, surface: pygame.Surface) -> None:

@@ -433,3 +433,26 @@ def test_tied_tops_listed_one_a_line(tmp_path, lexicon):
     assert len(lines) == 11 and lines[-1] == f"… et {len(tops) - 9} autres, non proposés ici"
     pygame.font.init()
     compose(machine, pygame.Surface((1280, 720)))
+
+
+def test_selected_bulletin_reasons_are_written_full_size(tmp_path, lexicon):
+    from display import fonts
+    from kiosk.screens import _wrap
+
+    pygame.font.init()
+    reasons = ("place du joker incertaine : position la moins avantageuse retenue; "
+               "joker non entouré; score absent")
+    lines = _wrap(reasons, 20, 300)
+    assert len(lines) > 1 and " ".join(lines) == reasons
+    assert all(fonts.font(20).size(text)[0] <= 300 for text in lines)
+    machine, clock = start(tmp_path, lexicon)
+    for _ in range(3):
+        machine.key("space")
+    clock.now += 181
+    machine.tick()
+    machine.key("space")
+    machine.key("space")
+    machine.key("n")
+    machine.key("escape")
+    assert arbiter_rows(machine)[0].selected
+    compose(machine, pygame.Surface((1024, 768)))
