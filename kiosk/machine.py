@@ -71,6 +71,7 @@ class Machine:
         self.edit_field = 0
         self.arbiter_screen = True  # in correction: the arbiter's screen, Tab for the room
         self.countdown: Countdown | None = None
+        self.undo_what: str | None = None  # what U is about to cancel, for its confirmation
         self.restore()
 
     # -- state from the journal ---------------------------------------------------------------
@@ -160,7 +161,11 @@ class Machine:
             else:
                 self.message = "aucune annonce à répéter"
         elif name == "u":
-            self.mode = "annuler"
+            self.undo_what = self.session.undo_preview()
+            if self.undo_what is None:
+                self.message = "rien à annuler"
+            else:
+                self.mode = "annuler"
         elif name == "p":
             self.toggle_pause()
         elif name == "r":

@@ -131,7 +131,8 @@ def _prompt(machine: Machine) -> list[str]:
         return ["Quitter le kiosque ?", "O ou Entrée : quitter (la partie est enregistrée) · "
                 "autre touche : continuer"]
     if mode == "annuler":
-        return ["Annuler la dernière étape ?", "O ou Entrée : annuler · autre touche : garder"]
+        return [f"Annuler la dernière étape : {machine.undo_what} ?",
+                "O ou Entrée : annuler · autre touche : garder"]
     if mode == "manuel":
         reliquat = machine.manual_reliquat()
         wanted = min(7 - len(reliquat), machine.session.game.bag_count)

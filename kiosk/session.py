@@ -170,6 +170,14 @@ class Session:
             self.applied = event.seq
         return data
 
+    def undo_preview(self) -> str | None:
+        """What U would cancel, in French (None: nothing to undo)."""
+        if not self.last_undoable:
+            return None
+        seq = self.last_undoable[-1]
+        event = next((e for e in self.journal.events(after=seq - 1) if e.seq == seq), None)
+        return describe(event) if event is not None else None
+
     def undo(self) -> str:
         """Cancel the last step of the coup (an ``annule`` event); returns what was undone."""
         if not self.last_undoable:

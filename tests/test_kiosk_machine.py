@@ -168,6 +168,9 @@ def test_reject_manual_ties_repeat_undo_help_quit(tmp_path, lexicon):
     machine.key("n")
     assert machine.step == "annonce"
     machine.key("u")
+    from kiosk.screens import _prompt
+
+    assert _prompt(machine)[0] == "Annuler la dernière étape : étape « annonce » ?"
     machine.key("o")
     assert machine.step == "tirage" and "annulé" in machine.message
     assert machine.session.journal.events()[-1].kind == "annule"
