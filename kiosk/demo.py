@@ -206,7 +206,7 @@ class Autopilot:
         m = self.machine
         s = m.session
         plan = self.plan(number)
-        waiting = {self._table_of(r.photo): r for r in m.pending()}
+        waiting = {self._table_of(r.photo): r for r in m.pending() if r.coup == number}
         for table, written in sorted(plan.items()):
             if table in waiting or s.results.history(table, number):
                 continue
@@ -219,6 +219,8 @@ class Autopilot:
                                "fields": fields})
             return True
         for reading in m.pending():
+            if reading.coup != number:
+                continue  # an earlier coup's photo from another station: for a human arbiter
             table = self._table_of(reading.photo)
             truth = plan.get(table)
             if truth is None:  # not one of ours (another station): confirm as read

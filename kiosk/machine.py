@@ -72,6 +72,7 @@ class Machine:
         self.arbiter_screen = True  # in correction: the arbiter's screen, Tab for the room
         self.countdown: Countdown | None = None
         self.undo_what: str | None = None  # what U is about to cancel, for its confirmation
+        self._leave_warned = False  # Space pressed once in correction with work left
         self.restore()
 
     # -- state from the journal ---------------------------------------------------------------
@@ -147,6 +148,8 @@ class Machine:
             handler(name, text)
             return
         self.message = ""
+        if name != "space":
+            self._leave_warned = False
         if name == "space":
             self.advance()
         elif name == "h":
@@ -323,11 +326,31 @@ class Machine:
             self._record("etape", {"step": "correction"})
             self.cursor = 0
         elif step == "correction":
+            if not self._may_leave_correction():
+                return
             limit = self.config.max_coups
             if s.game.finished or (limit and coup and coup.number >= limit):
                 self.finish()
             else:
                 self.next_tirage()
+
+    def _may_leave_correction(self) -> bool:
+        """Space with bulletins still waiting or players without a result: say so once; a
+        second Space goes on (nothing is lost: the readings stay listed for later)."""
+        coup = self.session.coup
+        waiting = len(self.pending())
+        missing = len(self.session.missing_tables(coup.number)) if coup else 0
+        if self._leave_warned or not (waiting or missing):
+            self._leave_warned = False
+            return True
+        parts = []
+        if waiting:
+            parts.append(f"{waiting} bulletin(s) à confirmer (Entrée)")
+        if missing:
+            parts.append(f"{missing} joueur(s) sans résultat (O : top à tous les restants)")
+        self.message = " · ".join(parts) + " — Espace encore pour passer au coup suivant"
+        self._leave_warned = True
+        return False
 
     def next_tirage(self) -> None:
         s = self.session
@@ -483,10 +506,11 @@ class Machine:
 
     # -- correction ----------------------------------------------------------------------------
     def pending(self) -> list[Reading]:
-        """Bulletins of the current coup waiting for confirmation, in reading order."""
+        """Bulletins waiting for confirmation, in reading order: the current coup's, and those
+        of an earlier coup read late (a station's photos arriving after the next tirage)."""
         coup = self.session.coup
         number = coup.number if coup else 0
-        return [r for r in self.session.pending.values() if r.coup == number]
+        return [r for r in self.session.pending.values() if r.coup <= number]
 
     def recorded_tables(self) -> list[int]:
         """Tables whose result for the current coup is recorded, listed after the waiting ones."""

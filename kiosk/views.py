@@ -119,8 +119,12 @@ def arbiter_rows(machine: Machine) -> list[ArbiterRow]:
             reasons = "; ".join(decision.reasons)
         except Exception as exc:  # a reading the engine cannot take: show why, decide nothing
             proposed, reasons = "?", str(exc)
+        status = reading.message or reading.status
+        if reading.coup != coup.number:
+            status = f"coup {reading.coup} : {status}"
+            reasons = f"bulletin du coup {reading.coup}" + (f" ; {reasons}" if reasons else "")
         rows.append(ArbiterRow("à confirmer", tuple(cells), proposed, reasons,
-                               selected is reading, reading.message or reading.status))
+                               selected is reading, status))
     chosen = machine.selected_table()
     for table in machine.recorded_tables():
         entry = s.results.history(table, coup.number)[-1]

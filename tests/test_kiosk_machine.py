@@ -331,6 +331,7 @@ def test_manual_tirage_prompt_names_the_reliquat_and_an_eighth_letter_is_refused
     machine.tick()
     machine.key("space")  # the top
     machine.key("space")  # correction
+    machine.key("o")  # the top to every player
     machine.key("space")  # next coup: the juge-arbitre types it
     assert machine.mode == "manuel"
     reliquat = machine.session.game.reliquat
@@ -459,3 +460,42 @@ def test_selected_bulletin_reasons_are_written_full_size(tmp_path, lexicon):
     machine.key("escape")
     assert arbiter_rows(machine)[0].selected
     compose(machine, pygame.Surface((1024, 768)))
+
+
+def test_leaving_correction_with_work_left_asks_twice_and_late_readings_stay_listed(tmp_path,
+                                                                                    lexicon):
+    machine, clock = start(tmp_path, lexicon)
+    for _ in range(3):
+        machine.key("space")
+    clock.now += 181
+    machine.tick()
+    machine.key("space")
+    machine.key("space")
+    top = machine.session.coup.top
+    machine.add_reading({"coup": 1, "photo": "t1.jpg", "status": "ok", "message": "bulletin lu",
+                         "fields": {"table": {"value": 1, "confidence": 0.99},
+                                    "word": {"value": top.word, "confidence": 0.99},
+                                    "ref": {"value": str(top.ref), "confidence": 0.99},
+                                    "score": {"value": top.score, "confidence": 0.99}}})
+    machine.key("space")  # 1 bulletin waiting, 3 players without a result: said, not done
+    assert machine.session.coup.number == 1
+    assert "1 bulletin(s) à confirmer" in machine.message
+    assert "3 joueur(s) sans résultat" in machine.message
+    machine.key("down")  # another key: the warning starts over
+    machine.key("space")
+    assert machine.session.coup.number == 1
+    machine.key("space")  # twice: on to the next coup
+    assert machine.session.coup.number == 2
+    for _ in range(2):
+        machine.key("space")
+    clock.now += 181
+    machine.tick()
+    machine.key("space")
+    machine.key("space")
+    assert machine.step == "correction"
+    rows = arbiter_rows(machine)  # coup 1's bulletin is still there, said to be coup 1's
+    assert rows[0].label == "à confirmer" and "coup 1" in rows[0].status
+    machine.key("return")
+    assert machine.session.results.decision(1, 1).outcome.value == "ok"
+    machine.key("o")
+    assert machine.session.missing_tables(2) == []
