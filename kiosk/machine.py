@@ -148,7 +148,7 @@ class Machine:
             handler(name, text)
             return
         self.message = ""
-        if name != "space":
+        if name not in ("space", "m"):
             self._leave_warned = False
         if name == "space":
             self.advance()
@@ -174,6 +174,8 @@ class Machine:
         elif name == "r":
             self.reject()
         elif name == "m":
+            if self.step == "correction" and not self._may_leave_correction():
+                return
             self.start_manual()
         elif name == "t":
             self.show_ties()

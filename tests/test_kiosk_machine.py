@@ -482,6 +482,9 @@ def test_leaving_correction_with_work_left_asks_twice_and_late_readings_stay_lis
     assert "1 bulletin(s) à confirmer" in machine.message
     assert "3 joueur(s) sans résultat" in machine.message
     machine.key("down")  # another key: the warning starts over
+    machine.key("m")  # a typed tirage for the next coup is warned about too
+    assert machine.mode is None and "1 bulletin(s) à confirmer" in machine.message
+    machine.key("down")
     machine.key("space")
     assert machine.session.coup.number == 1
     machine.key("space")  # twice: on to the next coup
