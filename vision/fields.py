@@ -17,6 +17,16 @@ import numpy as np
 from .layout import Box, Layout, to_px
 
 INK_THRESHOLD = 0.28
+#: hysteresis for faint strokes (thin ballpoint, light or blurred writing): a stroke whose
+#: pixels are mostly under ``INK_THRESHOLD`` is kept whole down to ``LOW_INK`` when it
+#: holds a few pixels above ``SEED_INK``
+LOW_INK = 0.13
+SEED_INK = 0.2
+HYSTERESIS = True
+#: a piece of pen stroke lying on a printed rule (the bar of a 7 on the top edge of its box)
+#: is given back to the glyph it touches instead of being dropped with the rule
+SPARE_STROKES = True
+REACH = 0.2
 MIN_FILL = 0.012  # share of a cell's area that must be ink for the cell to count as written
 
 
@@ -31,6 +41,9 @@ class Glyph:
     window: np.ndarray  # ink in a fixed window around the cell (for circle detection)
     fill: float  # ink area / cell area
     cell_px: float
+    #: the glyph reaches the printed top edge of its box, where a stroke lying on the edge
+    #: (the bar of a 7) may have been erased with it
+    touches_top: bool = False
 
     @property
     def key(self) -> str:
@@ -90,6 +103,20 @@ def remove_lines(mask: np.ndarray, cell: float, vertical: float | None = None) -
     return cv2.dilate(lines, np.ones((3, 3), np.uint8))
 
 
+def ink_mask(sub: np.ndarray) -> np.ndarray:
+    """Binary ink (255) of an ink-strength crop: clear strokes above ``INK_THRESHOLD``, plus
+    whole faint strokes (mostly under it) traced down to ``LOW_INK`` from clearer seeds."""
+    strong = sub > INK_THRESHOLD
+    low = (sub > LOW_INK).astype(np.uint8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(low, connectivity=8)
+    seeds = np.bincount(labels.ravel(), weights=(sub > SEED_INK).ravel(), minlength=n)
+    strong_n = np.bincount(labels.ravel(), weights=strong.ravel(), minlength=n)
+    area = stats[:, cv2.CC_STAT_AREA]
+    faint = (seeds >= 4) & (strong_n < 0.3 * area)
+    faint[0] = False
+    return ((strong | faint[labels]) * 255).astype(np.uint8)
+
+
 Segment = tuple[tuple[int, int], tuple[int, int]]
 
 
@@ -105,6 +132,91 @@ def _grid_lines(cells: list[tuple[int, int, tuple[int, int, int, int]]]) -> list
     return segs
 
 
+def _give_back(
+    fragments: list[tuple[int, tuple[int, int] | None]],
+    owner: dict[int, tuple[int, int]],
+    labels: np.ndarray,
+    stats: np.ndarray,
+    mask: np.ndarray,
+    lines: np.ndarray,
+    cell: float,
+) -> dict[tuple[int, int], np.ndarray]:
+    """Stroke pieces left on a printed rule rejoin the one glyph they touch (``owner`` grows).
+
+    Returns, per cell, the erased rule pixels bridging such a piece and its glyph. A piece
+    touching glyphs of two cells, or none, stays out (and may make its cell doubtful)."""
+    extra: dict[tuple[int, int], np.ndarray] = {}
+    if not fragments or not owner:
+        return extra
+    reach = max(3, int(round(cell * REACH)))
+    ker = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1))
+    h, w = labels.shape
+    found = []
+    lonely = 0
+    for lab, _ in fragments:
+        x, y, bw, bh = (int(v) for v in stats[lab, :4])
+        ys0, ys1 = max(y - reach - 1, 0), min(y + bh + reach + 1, h)
+        xs0, xs1 = max(x - reach - 1, 0), min(x + bw + reach + 1, w)
+        win = labels[ys0:ys1, xs0:xs1]
+        piece = win == lab
+        grown = cv2.dilate(piece.astype(np.uint8), ker) > 0
+        touched = {int(v) for v in np.unique(win[grown]) if int(v) in owner}
+        lonely += not touched
+        # a pen stroke lying along a rule: pen-thick, elongated, running along the erased
+        # rule; rule leftovers are thin, the dashes of a separator are not beside an erased rule
+        area = float(stats[lab, cv2.CC_STAT_AREA])
+        off = cv2.distanceTransform((lines[ys0:ys1, xs0:xs1] == 0).astype(np.uint8), cv2.DIST_L2, 3)
+        stroke = (
+            area / max(bw, bh) >= 1.8
+            and max(bw, bh) >= 1.5 * min(bw, bh)
+            and float(np.mean(off[piece] <= 1.5)) >= 0.3
+        )
+        if not stroke:
+            continue
+        found.append((lab, touched, grown, (ys0, ys1, xs0, xs1)))
+    if lonely >= 2:  # the rules are not cleanly removed here: pieces are rule leftovers
+        return extra
+    for lab, touched, grown, (ys0, ys1, xs0, xs1) in found:
+        if len({owner[v] for v in touched}) != 1:
+            continue
+        win = labels[ys0:ys1, xs0:xs1]
+        rc = owner[next(iter(touched))]
+        owner[lab] = rc
+        glyph = cv2.dilate(np.isin(win, list(touched)).astype(np.uint8), ker) > 0
+        erased = (mask[ys0:ys1, xs0:xs1] > 0) & (lines[ys0:ys1, xs0:xs1] > 0)
+        full = extra.setdefault(rc, np.zeros(labels.shape, bool))
+        full[ys0:ys1, xs0:xs1] |= grown & glyph & erased
+    return extra
+
+
+def _thick_edge_above(
+    mask: np.ndarray, top: tuple[int, int, int], xs: np.ndarray, ys: np.ndarray, cell: float
+) -> bool:
+    """Whether the glyph reaches its box's top edge where the printed edge is thicker than
+    along the rest of the cell: a stroke (the bar of a 7) merged into the rule."""
+    x0, y0, x1 = top
+    reach = max(3, int(round(cell * 0.1)))
+    if ys.min() > y0 + reach or y0 - reach < 0:
+        return False
+    strip = mask[y0 - reach : y0 + reach + 1, max(x0, 0) : x1] > 0
+    if strip.size == 0:
+        return False
+    # per column, the length of the unbroken ink run through the rule's row: a stroke just
+    # under the rule leaves a paper gap, a stroke lying on it makes the rule thicker
+    c = int(np.argmax(strip.sum(1)))
+    down = np.cumprod(strip[c:], axis=0).sum(0)
+    up = np.cumprod(strip[c::-1], axis=0).sum(0)
+    thick = np.where(strip[c], down + up - 1, 0).astype(np.float32)
+    usual = float(np.median(thick))
+    lo, hi = max(int(xs.min()) - max(x0, 0), 0), int(xs.max()) - max(x0, 0) + 1
+    above = thick[lo:hi]
+    run = int(0.15 * cell)
+    if above.size < run or run < 1:
+        return False
+    excess = np.convolve((above >= usual + 2).astype(np.float32), np.ones(run), "valid")
+    return bool(excess.size and excess.max() >= run)
+
+
 def _cut(
     ink: np.ndarray,
     field: str,
@@ -117,7 +229,7 @@ def _cut(
     h, w = ink.shape
     x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
     sub = ink[y0:y1, x0:x1]
-    mask = (sub > INK_THRESHOLD).astype(np.uint8) * 255
+    mask = ink_mask(sub) if HYSTERESIS else (sub > INK_THRESHOLD).astype(np.uint8) * 255
     band = np.zeros_like(mask)
     half = max(2, int(cell * tolerance))
     for (ax, ay), (bx, by) in _grid_lines(cells):
@@ -135,6 +247,7 @@ def _cut(
     in_band = np.bincount(labels.ravel(), weights=(band > 0).ravel(), minlength=n)
     owner: dict[int, tuple[int, int]] = {}
     doubtful: set[tuple[int, int]] = set()
+    fragments: list[tuple[int, tuple[int, int] | None]] = []
     for lab in range(1, n):
         area = stats[lab, cv2.CC_STAT_AREA]
         if area < min_area:
@@ -144,13 +257,16 @@ def _cut(
             ((r, c) for r, c, (bx0, by0, bx1, by1) in cells if bx0 <= cx < bx1 and by0 <= cy < by1),
             None,
         )
+        if in_band[lab] > 0.7 * area:  # leftovers of a printed rule, or a stroke lying on one
+            fragments.append((lab, rc))
+            continue
         if rc is None:
             continue
-        if in_band[lab] > 0.7 * area:  # leftovers of a printed rule, or a stroke lying on one
-            if area >= 0.03 * cell * cell:
-                doubtful.add(rc)
-            continue
         owner[lab] = rc
+    extra = _give_back(fragments, owner, labels, stats, mask, lines, cell) if SPARE_STROKES else {}
+    for lab, rc in fragments:
+        if lab not in owner and rc is not None and stats[lab, cv2.CC_STAT_AREA] >= 0.03 * cell * cell:
+            doubtful.add(rc)
     out: dict[tuple[int, int], Glyph] = {}
     by_cell: dict[tuple[int, int], list[int]] = {}
     for lab, rc in owner.items():
@@ -160,7 +276,9 @@ def _cut(
         bx0, by0, bx1, by1 = boxes[rc]
         area = (bx1 - bx0) * (by1 - by0)
         keep = np.isin(labels, labs)
-        ink_area = float(sum(stats[lab, cv2.CC_STAT_AREA] for lab in labs))
+        if rc in extra:
+            keep |= extra[rc]
+        ink_area = float(np.count_nonzero(keep))
         ys, xs = np.nonzero(keep)
         if ink_area / area < MIN_FILL or (ys.max() - ys.min()) < 0.3 * cell:
             if ink_area / area >= MIN_FILL / 3 and (ys.max() - ys.min()) >= 0.15 * cell:
@@ -176,7 +294,8 @@ def _cut(
         sx0, sy0 = max(wx0, 0), max(wy0, 0)
         sx1, sy1 = min(wx1, strokes.shape[1]), min(wy1, strokes.shape[0])
         window[sy0 - wy0 : sy1 - wy0, sx0 - wx0 : sx1 - wx0] = strokes[sy0:sy1, sx0:sx1]
-        out[rc] = Glyph(field, rc[0], rc[1], crop, window, ink_area / area, cell)
+        touches = _thick_edge_above(mask, (bx0 - x0, by0 - y0, bx1 - x0), xs, ys, cell)
+        out[rc] = Glyph(field, rc[0], rc[1], crop, window, ink_area / area, cell, touches)
     return out, doubtful - set(out)
 
 

@@ -174,6 +174,22 @@ def _flags(d: Decoded, threshold: float) -> list[str]:
     return flagged
 
 
+#: a "1" reaching a thickened top edge of its box may be a 7 whose bar merged with the edge:
+#: this share of its probability is also given to "7" (the game or the arbiter decides)
+EDGE_SEVEN = 0.5
+
+
+def _edge_doubt(readings, glyphs: dict[str, Glyph]) -> None:
+    for r in readings:
+        g = glyphs.get(r.key)
+        if g is None or not g.touches_top or "7" not in r.probs or r.best != "1":
+            continue
+        r.probs["7"] = max(r.probs["7"], EDGE_SEVEN * r.probs["1"])
+        total = sum(r.probs.values())
+        for ch in r.probs:
+            r.probs[ch] /= total
+
+
 def read_bulletin(
     source: str | Path | bytes | np.ndarray,
     candidates: Iterable | None = None,
@@ -210,6 +226,7 @@ def read_bulletin(
         recogniser = recogniser or default_recogniser()
         glyphs = fields.all()
         readings = recogniser.read(glyphs)
+        _edge_doubt(readings, {g.key: g for g in glyphs})
         if tesseract:
             from .tess import second_opinion
 

@@ -67,6 +67,7 @@ class PhotoEffects:
     shadow: float = 0.6
     size: tuple[int, int] = (1600, 1200)
     fill: tuple[float, float] = (0.55, 0.9)
+    min_tilt_deg: float = 0.0
 
 
 @dataclass
@@ -229,7 +230,7 @@ def _destination_quad(
     pts = np.array(
         [[-w / 2, -h / 2, 0], [w / 2, -h / 2, 0], [w / 2, h / 2, 0], [-w / 2, h / 2, 0]], float
     )
-    tilt = math.radians(rng.uniform(0, fx.max_tilt_deg))
+    tilt = math.radians(rng.uniform(fx.min_tilt_deg, fx.max_tilt_deg))
     axis = rng.uniform(0, 2 * math.pi)
     ax, ay = math.cos(axis) * tilt, math.sin(axis) * tilt
     rx = np.array([[1, 0, 0], [0, math.cos(ax), -math.sin(ax)], [0, math.sin(ax), math.cos(ax)]])

@@ -1,0 +1,260 @@
+"""Photo conditions unlike the generator's usual ones, to check the reader fails *safely*.
+
+Each condition changes the capture (table, light, camera, scanner) or the pen of a
+held-out writer; the training/test style split is untouched (pens are variations of
+the held-out writers only). For every photo the reading with the game's legal moves
+must be right, flagged, or a clear failure status — never a confident wrong field::
+
+    python -m vision.stress --n 12          # every condition, 12 bulletins each
+    python -m vision.stress --only doigt    # one condition
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+import cv2
+import numpy as np
+
+from .glyphs import STYLES, TEST_STYLES
+from .synth import PhotoEffects, photograph, write_bulletin
+
+PX_PER_MM = 10.0
+
+
+@dataclass
+class Shot:
+    """One generated photo with its capture recipe."""
+
+    photo: np.ndarray
+    corners: np.ndarray  # page corners in the photo (TL, TR, BR, BL of the upright page)
+
+
+def _wood(size: tuple[int, int], rng: np.random.Generator, dark: bool = False) -> np.ndarray:
+    """A wooden (or dark) table with clutter: grain, a pen, a cup, a sheet of paper, a phone."""
+    w, h = size
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    angle = rng.uniform(0, math.pi)
+    u = xx * math.cos(angle) + yy * math.sin(angle)
+    v = -xx * math.sin(angle) + yy * math.cos(angle)
+    grain = np.sin(u / rng.uniform(6, 14) + 3 * np.sin(v / rng.uniform(80, 200)))
+    base = np.array([40, 45, 55] if dark else [45, 90, 140], np.float32)  # BGR
+    img = base + grain[..., None] * (8 if dark else 22) + rng.normal(0, 4, (h, w, 1))
+    img = np.clip(img, 0, 255).astype(np.uint8)
+    for _ in range(int(rng.integers(3, 7))):
+        kind = rng.integers(4)
+        cx, cy = int(rng.uniform(0, w)), int(rng.uniform(0, h))
+        if kind == 0:  # a pen
+            a = rng.uniform(0, math.pi)
+            d = np.array([math.cos(a), math.sin(a)]) * rng.uniform(80, 200)
+            p0, p1 = (int(cx - d[0]), int(cy - d[1])), (int(cx + d[0]), int(cy + d[1]))
+            cv2.line(img, p0, p1, tuple(int(c) for c in rng.integers(0, 255, 3)), int(rng.integers(8, 16)))
+        elif kind == 1:  # a cup seen from above
+            r = int(rng.uniform(40, 90))
+            cv2.circle(img, (cx, cy), r, (230, 230, 235), -1)
+            cv2.circle(img, (cx, cy), int(r * 0.8), (30, 50, 70), -1)
+        elif kind == 2:  # another sheet (white, with text lines), partly out of frame
+            quad = np.array(
+                [[cx, cy], [cx + 220, cy + 30], [cx + 180, cy + 300], [cx - 40, cy + 270]], np.int32
+            )
+            cv2.fillPoly(img, [quad], (235, 238, 240))
+            for k in range(6):
+                y = cy + 60 + 30 * k
+                cv2.line(img, (cx + 10, y), (cx + 150, y + 20), (80, 80, 80), 3)
+        else:  # a phone
+            cv2.rectangle(img, (cx, cy), (cx + 90, cy + 170), (20, 20, 20), -1)
+    return img
+
+
+def _fx(**kw) -> PhotoEffects:
+    base = dict(max_tilt_deg=20.0, upside_down=0.0, max_rotation_deg=10.0, shadow=0.0)
+    base.update(kw)
+    return PhotoEffects(**base)
+
+
+def _marker_centre(corners: np.ndarray, which: int) -> tuple[int, int, float]:
+    """Where the page's corner marker ``which`` (0 TL … 3 BL) lies in the photo, and its size."""
+    c = np.asarray(corners, np.float32)
+    centre = c.mean(0)
+    p = c[which] + (centre - c[which]) * 0.09
+    side = float(np.linalg.norm(c[1] - c[0]))
+    return int(p[0]), int(p[1]), side
+
+
+def _shoot(paper: np.ndarray, rng: np.random.Generator, fx: PhotoEffects, bg=None) -> Shot:
+    photo, corners = photograph(paper, rng, fx, bg)
+    return Shot(photo, corners)
+
+
+def _table(paper, rng):
+    ow, oh = 1600, 1200
+    return _shoot(paper, rng, _fx(fill=(0.45, 0.7)), _wood((ow, oh), rng, dark=rng.random() < 0.5))
+
+
+def _perspective(paper, rng):
+    return _shoot(paper, rng, _fx(max_tilt_deg=50.0, min_tilt_deg=40.0, fill=(0.7, 0.95)))
+
+
+def _white_balance(paper, rng):
+    shot = _shoot(paper, rng, _fx())
+    warm = rng.random() < 0.5
+    gains = np.array([0.7, 0.95, 1.15] if warm else [1.15, 1.0, 0.75], np.float32)  # BGR
+    shot.photo = np.clip(shot.photo.astype(np.float32) * gains, 0, 255).astype(np.uint8)
+    return shot
+
+
+def _motion(paper, rng):
+    shot = _shoot(paper, rng, _fx(blur=(0.0, 0.3)))
+    length = int(rng.integers(5, 9))
+    k = np.zeros((length, length), np.float32)
+    k[length // 2, :] = 1
+    rot = cv2.getRotationMatrix2D((length / 2 - 0.5, length / 2 - 0.5), rng.uniform(0, 180), 1)
+    k = cv2.warpAffine(k, rot, (length, length))
+    shot.photo = cv2.filter2D(shot.photo, -1, k / k.sum())
+    return shot
+
+
+def _scan150(paper, rng):
+    """A flat scan at 150 dpi: white bed, slight skew, no perspective."""
+    k = 150 / 25.4 / PX_PER_MM
+    small = cv2.resize(paper, None, fx=k, fy=k, interpolation=cv2.INTER_AREA)
+    h, w = small.shape[:2]
+    pad = 40
+    bed = np.full((h + 2 * pad, w + 2 * pad, 3), 250, np.uint8)
+    bed[pad : pad + h, pad : pad + w] = small
+    rot = cv2.getRotationMatrix2D((bed.shape[1] / 2, bed.shape[0] / 2), rng.uniform(-2, 2), 1)
+    bed = cv2.warpAffine(bed, rot, (bed.shape[1], bed.shape[0]), borderValue=(250, 250, 250))
+    corners = np.array([[pad, pad], [pad + w, pad], [pad + w, pad + h], [pad, pad + h]], np.float32)
+    return Shot(bed, corners)
+
+
+def _shadow_marker(paper, rng):
+    shot = _shoot(paper, rng, _fx())
+    x, y, side = _marker_centre(shot.corners, int(rng.integers(4)))
+    h, w = shot.photo.shape[:2]
+    shade = np.zeros((h, w), np.float32)
+    cv2.circle(shade, (x, y), int(side * 0.18), 1.0, -1)
+    shade = cv2.GaussianBlur(shade, (0, 0), side * 0.03 + 1)
+    factor = 1 - rng.uniform(0.55, 0.7) * shade
+    shot.photo = (shot.photo.astype(np.float32) * factor[..., None]).astype(np.uint8)
+    return shot
+
+
+def _finger(paper, rng):
+    shot = _shoot(paper, rng, _fx())
+    which = int(rng.integers(4))
+    x, y, side = _marker_centre(shot.corners, which)
+    c = np.asarray(shot.corners)
+    out = c[which] - (c.mean(0) - c[which]) * 0.3  # the finger comes from outside the page
+    skin = tuple(int(v) for v in (rng.uniform(120, 160), rng.uniform(150, 180), rng.uniform(200, 230)))
+    width = int(side * 0.09)
+    cv2.line(shot.photo, (int(out[0]), int(out[1])), (x, y), skin, width)
+    cv2.circle(shot.photo, (x, y), width // 2 + 4, skin, -1)
+    return shot
+
+
+def _rot90(paper, rng):
+    shot = _shoot(paper, rng, _fx())
+    shot.photo = np.ascontiguousarray(np.rot90(shot.photo, 1 if rng.random() < 0.5 else -1))
+    return shot
+
+
+def _plain(paper, rng):
+    return _shoot(paper, rng, _fx())
+
+
+#: name → (photo recipe, pen change applied to the held-out writer or None)
+CONDITIONS: dict[str, tuple[Callable, str | None]] = {
+    "table_bois": (_table, None),
+    "perspective_forte": (_perspective, None),
+    "bille_fine": (_plain, "bille"),
+    "feutre_epais": (_plain, "feutre"),
+    "balance_blancs": (_white_balance, None),
+    "bouge": (_motion, None),
+    "scan_150dpi": (_scan150, None),
+    "ombre_marqueur": (_shadow_marker, None),
+    "doigt_marqueur": (_finger, None),
+    "rotation_90": (_rot90, None),
+}
+
+
+def _pen(style, pen: str | None, rng: np.random.Generator):
+    if pen is None:
+        return style
+    if pen == "bille":
+        ink = (150, 40, 10) if rng.random() < 0.5 else (35, 30, 30)  # blue or black ballpoint
+        return replace(style, pen=(0.03, 0.045), ink=ink)
+    return replace(style, pen=(0.16, 0.2))  # thick felt pen
+
+
+def stress_photo(condition: str, content, style: str, seed: int) -> np.ndarray:
+    """One photo of ``content`` under ``condition`` (deterministic per seed)."""
+    recipe, pen = CONDITIONS[condition]
+    rng = np.random.default_rng([seed, 991])
+    st = _pen(STYLES[style], pen, rng)
+    paper, _ = write_bulletin(content, st, rng)
+    return recipe(paper, rng).photo
+
+
+def run(n: int, only: list[str] | None = None, seed: int = 11, verbose: bool = False) -> dict:
+    from .bench import TABLES, _got, _truth, make_cases
+    from .reader import read_bulletin
+
+    cases = make_cases(n, seed)
+    report = {}
+    for name in only or list(CONDITIONS):
+        right = flagged_wrong = silent = failed = 0
+        t = time.perf_counter()
+        for case in cases:
+            photo = stress_photo(name, case.content, case.style, case.seed)
+            r = read_bulletin(photo, case.candidates, case.board, tables=TABLES)
+            truth, got = _truth(case.content), _got(r)
+            wrong = [f for f in truth if truth[f] != got[f]]
+            if r.status not in ("ok", "a_verifier"):
+                failed += 1
+            elif not wrong:
+                right += 1
+            elif all(f in r.flagged for f in wrong):
+                flagged_wrong += 1
+            else:
+                silent += 1
+            if verbose and (wrong or r.status not in ("ok", "a_verifier")):
+                print(f"  {name} seed={case.seed} {case.style} status={r.status} {r.message} "
+                      f"wrong={wrong} flagged={r.flagged} "
+                      + " ".join(f"{f}:{truth[f]}→{got[f]}" for f in wrong))
+        report[name] = {
+            "right": right,
+            "flagged_wrong": flagged_wrong,
+            "failure_status": failed,
+            "silent": silent,
+            "seconds": round((time.perf_counter() - t) / max(len(cases), 1), 3),
+        }
+        row = report[name]
+        print(f"{name:18s} juste {row['right']:3d}  faux signalé {row['flagged_wrong']:3d}  "
+              f"statut d'échec {row['failure_status']:3d}  SILENCIEUX {row['silent']:3d}  "
+              f"({row['seconds'] * 1000:.0f} ms/photo)", flush=True)
+    return report
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Conditions de prise de vue inhabituelles.")
+    parser.add_argument("--n", type=int, default=12)
+    parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument("--only", nargs="*")
+    parser.add_argument("-v", "--verbose", action="store_true")
+    args = parser.parse_args(argv)
+    report = run(args.n, args.only, args.seed, args.verbose)
+    return 1 if any(r["silent"] for r in report.values()) else 0
+
+
+if __name__ == "__main__":
+    import sys
+
+    sys.exit(main(sys.argv[1:]))
+
+
+__all__ = ["CONDITIONS", "TEST_STYLES", "run", "stress_photo"]
