@@ -37,6 +37,8 @@ HELP = (
 )
 
 EDITABLE = ("table", "word", "ref", "score")
+#: how often the running chrono's second is journaled (what a power cut can cost)
+CHECKPOINT_SECONDS = 10.0
 #: the engine's outcomes as the arbiter reads them
 OUTCOME_WORDS = {"ok": "OK", "avertissement": "avertissement", "penalite": "pénalité",
                  "zero": "zéro"}
@@ -130,6 +132,11 @@ class Machine:
                 return
             self.countdown.calls.add(name)
             self._call(name)
+        # the second reached, every CHECKPOINT_SECONDS: a crash resumes the chrono near it
+        if not self.countdown.paused and "terminé" not in self.countdown.calls:
+            elapsed = self.countdown.elapsed(now)
+            if elapsed - self.session.chrono.elapsed >= CHECKPOINT_SECONDS:
+                self._record("chrono", {"action": "temps", "elapsed": round(elapsed, 3)})
         # also when "Terminé" was journaled just before a crash, and the step not yet changed
         if "terminé" in self.countdown.calls:
             if self._record("etape", {"step": "ramassage"}) is not None:

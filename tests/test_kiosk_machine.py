@@ -125,7 +125,8 @@ def test_countdown_calls_and_display_agree(tmp_path, lexicon):
     machine.tick()
     assert machine.step == "ramassage"
     assert room_view(machine).countdown.text == "Terminé"
-    calls = [e.data for e in machine.session.journal.events() if e.kind in ("appel", "chrono")]
+    calls = [e.data for e in machine.session.journal.events() if e.kind in ("appel", "chrono")
+             and e.data.get("action") != "temps"]  # (the second reached, journaled for crashes)
     assert [c.get("name") or c["action"] for c in calls] == \
         ["chrono", "avertissement", "pause", "reprise", "terminé"]
     assert calls[1]["elapsed"] == pytest.approx(150.0)
@@ -502,3 +503,22 @@ def test_leaving_correction_with_work_left_asks_twice_and_late_readings_stay_lis
     assert machine.session.results.decision(1, 1).outcome.value == "ok"
     machine.key("o")
     assert machine.session.missing_tables(2) == []
+
+
+def test_a_crash_during_the_chrono_costs_at_most_a_few_seconds(tmp_path, lexicon):
+    from kiosk.machine import CHECKPOINT_SECONDS
+
+    machine, clock = start(tmp_path, lexicon)
+    for _ in range(3):
+        machine.key("space")
+    for _ in range(100):  # the room loop ticks many times a second; here once a second
+        clock.now += 1
+        machine.tick()
+    # kill -9: nothing more is written; a new kiosk reads the file
+    journal = Journal.open(tmp_path / "p.partie")
+    resumed = Machine(Session(journal, lexicon), clock)
+    left = resumed.countdown.remaining(clock.now)
+    assert 80 <= left <= 80 + CHECKPOINT_SECONDS  # not 3:00, not the 0:30 call's second
+    marks = [e for e in journal.events() if e.kind == "chrono"]
+    assert len(marks) <= 100 / CHECKPOINT_SECONDS + 1
+    journal.close()
