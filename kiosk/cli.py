@@ -402,7 +402,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="dans une fenêtre, pas en plein écran")
 
     p = sub.add_parser("nouvelle", help="commencer une nouvelle partie")
-    p.add_argument("--lexique", "--lexicon", dest="lexique", metavar="LISTE", help="liste de mots (un mot par ligne) ; "
+    p.add_argument("--lexique", "--lexicon", dest="lexique", metavar="LISTE",
+                   help="liste de mots (un mot par ligne) ; "
                    "par défaut $DUPLICATE_LEXICON ou la liste française livrée")
     p.add_argument("--temps", choices=list(TIMES), default="3:00",
                    help="temps par coup (défaut 3:00 ; 1:00 = blitz)")
@@ -419,7 +420,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("reprendre", help="reprendre la dernière partie (ou celle nommée)")
     p.add_argument("partie", nargs="?", help="fichier de la partie (défaut : la plus récente)")
-    p.add_argument("--lexique", "--lexicon", dest="lexique", metavar="LISTE", help="liste de mots de la partie")
+    p.add_argument("--lexique", "--lexicon", dest="lexique", metavar="LISTE",
+                   help="liste de mots de la partie")
     p.add_argument("--sans-ecran", action="store_true",
                    help="démonstration seulement : sans fenêtre, écrans en PNG")
     screen_options(p)
@@ -448,7 +450,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--partie", help="fichier de la partie (défaut : la plus récente)")
     p.add_argument("--coup", type=int, help="numéro du coup (défaut : le dernier top joué)")
     p.add_argument("--poste", default=f"poste-{os.getpid()}", help="nom de ce poste d'arbitrage")
-    p.add_argument("--lexique", "--lexicon", dest="lexique", metavar="LISTE", help="liste de mots de la partie")
+    p.add_argument("--lexique", "--lexicon", dest="lexique", metavar="LISTE",
+                   help="liste de mots de la partie")
     p.add_argument("--json", action="store_true", help="une ligne JSON par photo")
     p.add_argument("--relire", action="store_true",
                    help="relire aussi les photos déjà lues pour ce coup")
@@ -457,7 +460,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("export", help="écrire les résultats (CSV et HTML)")
     p.add_argument("--partie", help="fichier de la partie (défaut : la plus récente)")
     p.add_argument("--sortie", metavar="DOSSIER", help="dossier de sortie")
-    p.add_argument("--lexique", "--lexicon", dest="lexique", metavar="LISTE", help="liste de mots de la partie")
+    p.add_argument("--lexique", "--lexicon", dest="lexique", metavar="LISTE",
+                   help="liste de mots de la partie")
     p.set_defaults(func=cmd_export)
     return parser
 
