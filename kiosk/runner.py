@@ -170,6 +170,7 @@ def run_window(machine: Machine, room, voice, autopilot=None, out_dir: Path | No
     next_action = time.monotonic() + pace
     next_sync = 0.0
     drawn = None  # what the last composed frame showed: unchanged frames are not redrawn
+    voice_error: str | None = None  # the last voice problem told to the juge-arbitre
     clock = pygame.time.Clock()
     while not output.quit:
         for event in room.pump_events():
@@ -196,6 +197,10 @@ def run_window(machine: Machine, room, voice, autopilot=None, out_dir: Path | No
         if close_at is not None and now >= close_at and not voice.busy:
             output.quit = True
         output.apply(machine.take_effects())
+        error = getattr(voice, "error", None)
+        if error and error != voice_error:  # no sound, no synthesiser: the JA must know
+            voice_error = error
+            machine.message = f"voix : {error}"
         overlay = machine.mode or machine.message or (machine.step == "correction"
                                                       and machine.arbiter_screen)
         if overlay:

@@ -75,3 +75,36 @@ def test_nouvelle_keys_from_the_window_and_quit_confirmation(tmp_path, lexicon, 
     assert sorted(session.results.players) == [1, 2]
     assert session.step == "annonce"  # two spaces: tirage, then its announcement
     assert [e.kind for e in session.journal.events()] == ["partie", "tirage", "etape"]
+
+
+def test_a_voice_problem_is_told_to_the_juge_arbitre(tmp_path, lexicon, monkeypatch):
+    config = Config(seed=3, seconds=10, warning=5)
+    journal = Journal.create(tmp_path / "v.partie", {"lexicon_sha256": lexicon.sha256},
+                             first=("partie", config.to_dict()))
+    machine = Machine(Session(journal, lexicon), VirtualClock())
+
+    class SilentVoice:
+        error = "aucune carte son : annonces écrites dans des fichiers"
+        busy = False
+
+        def say(self, text, coup=0):
+            pass
+
+        call = say
+
+    frames = []
+
+    def pump(self):
+        frames.append(machine.message)
+        if len(frames) < 3:
+            return []
+        return [DisplayEvent("key", "escape"), DisplayEvent("key", "o", "o")]
+
+    monkeypatch.setattr(RoomDisplay, "pump_events", pump)
+    room = RoomDisplay.open(window_size=(640, 360))
+    try:
+        run_window(machine, room, SilentVoice())
+    finally:
+        room.close()
+        journal.close()
+    assert frames[1] == "voix : aucune carte son : annonces écrites dans des fichiers"
