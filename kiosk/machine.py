@@ -32,6 +32,7 @@ HELP = (
     ("E", "correction : corriger un champ lu, ou décider d'un résultat"),
     ("O", "correction : top à tous les joueurs restants"),
     ("N", "correction : taper un bulletin (sans photo)"),
+    ("Suppr", "correction : écarter un bulletin lu (photo en double…)"),
     ("H", "afficher / masquer cette aide"),
     ("Échap", "quitter (confirmation ; rien n'est perdu)"),
 )
@@ -149,7 +150,7 @@ class Machine:
         handler = {
             "aide": self._key_help, "quitter": self._key_quit, "annuler": self._key_undo,
             "manuel": self._key_manual, "egalite": self._key_tie, "edition": self._key_edit,
-            "modif": self._key_amend,
+            "modif": self._key_amend, "ecarter": self._key_discard,
         }.get(self.mode or "")
         if handler is not None:
             handler(name, text)
@@ -188,6 +189,15 @@ class Machine:
             self.show_ties()
         elif self.step == "correction":
             self._key_correction(name)
+
+    def _key_discard(self, name: str, text: str) -> None:
+        self.mode = None
+        reading = self.selected_reading()
+        if name not in ("o", "return") or reading is None:
+            self.message = "bulletin gardé"
+            return
+        if self._record("ecarte", {"lecture": reading.seq, "coup": reading.coup}) is not None:
+            self.message = "bulletin écarté (il reste dans le journal de la partie)"
 
     def _key_help(self, name: str, text: str) -> None:
         self.mode = None
@@ -304,6 +314,12 @@ class Machine:
             self.top_to_all()
         elif name == "n":
             self.typed_bulletin()
+        elif name in ("delete", "backspace"):
+            reading = self.selected_reading()
+            if reading is None:
+                self.message = "aucun bulletin à écarter"
+            else:
+                self.mode = "ecarter"
         elif name == "tab":
             self.arbiter_screen = not self.arbiter_screen
 

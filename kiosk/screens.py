@@ -130,6 +130,11 @@ def _prompt(machine: Machine) -> list[str]:
     if mode == "quitter":
         return ["Quitter le kiosque ?", "O ou Entrée : quitter (la partie est enregistrée) · "
                 "autre touche : continuer"]
+    if mode == "ecarter":
+        reading = machine.selected_reading()
+        what = f" ({reading.photo.rsplit('/', 1)[-1]})" if reading and reading.photo else ""
+        return [f"Écarter ce bulletin{what} de la liste ?",
+                "O ou Entrée : écarter (il reste dans le journal) · autre touche : garder"]
     if mode == "annuler":
         return [f"Annuler la dernière étape : {machine.undo_what} ?",
                 "O ou Entrée : annuler · autre touche : garder"]

@@ -329,6 +329,11 @@ class Session:
         for flag in ("illisible", "blanc"):  # the arbiter read what the reader could not
             reading.extra.pop(flag, None)
 
+    def _on_ecarte(self, data: dict, seq: int) -> None:
+        """A reading set aside by the arbiter (a photo taken twice…): kept in the journal."""
+        if self.pending.pop(int(data["lecture"]), None) is None:
+            raise ResultsError("bulletin déjà confirmé ou écarté")
+
     def _on_bulletin(self, data: dict, seq: int) -> None:
         coup = int(data["coup"])
         bulletin = dict(data["bulletin"])

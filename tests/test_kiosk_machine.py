@@ -522,3 +522,36 @@ def test_a_crash_during_the_chrono_costs_at_most_a_few_seconds(tmp_path, lexicon
     marks = [e for e in journal.events() if e.kind == "chrono"]
     assert len(marks) <= 100 / CHECKPOINT_SECONDS + 1
     journal.close()
+
+
+def test_a_reading_taken_twice_can_be_set_aside(tmp_path, lexicon):
+    machine, clock = start(tmp_path, lexicon)
+    for _ in range(3):
+        machine.key("space")
+    clock.now += 181
+    machine.tick()
+    machine.key("space")
+    machine.key("space")
+    top = machine.session.coup.top
+    fields = {"table": {"value": 1, "confidence": 0.99},
+              "word": {"value": top.word, "confidence": 0.99},
+              "ref": {"value": str(top.ref), "confidence": 0.99},
+              "score": {"value": top.score, "confidence": 0.99}}
+    for photo in ("t1.jpg", "t1-bis.jpg"):
+        machine.add_reading({"coup": 1, "photo": photo, "status": "ok", "message": "lu",
+                             "fields": fields})
+    machine.key("return")
+    assert len(machine.pending()) == 1
+    machine.key("delete")
+    machine.key("n")  # not confirmed: kept
+    assert len(machine.pending()) == 1 and machine.message == "bulletin gardé"
+    machine.key("delete")
+    machine.key("o")
+    assert machine.pending() == [] and "écarté" in machine.message
+    assert machine.session.journal.events()[-1].kind == "ecarte"
+    again = Session(Journal.open(tmp_path / "p.partie"), lexicon)  # the same after a resume
+    assert not again.pending and again.results.decision(1, 1).outcome.value == "ok"
+    again.journal.close()
+    pygame.font.init()
+    machine.mode = "aide"
+    compose(machine, pygame.Surface((1024, 768)))
