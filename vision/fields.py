@@ -23,6 +23,9 @@ INK_THRESHOLD = 0.28
 LOW_INK = 0.13
 SEED_INK = 0.2
 HYSTERESIS = True
+#: a trace this strong (3×3 average over its 15×15 surroundings) and as tall as a letter
+#: makes an empty cell doubtful
+FAINT_INK = 0.06
 #: a piece of pen stroke lying on a printed rule (the bar of a 7 on the top edge of its box)
 #: is given back to the glyph it touches instead of being dropped with the rule
 SPARE_STROKES = True
@@ -217,6 +220,35 @@ def _thick_edge_above(
     return bool(excess.size and excess.max() >= run)
 
 
+def _faint_cells(
+    sub: np.ndarray,
+    lines: np.ndarray,
+    cells: list[tuple[int, int, tuple[int, int, int, int]]],
+    written: set[tuple[int, int]],
+    origin: tuple[int, int],
+    cell: float,
+) -> set[tuple[int, int]]:
+    """Cells with no glyph but a faint trace as tall as a letter (a hair-thin or very light
+    stroke under the ink thresholds): doubtful, so the field is shown to the arbiter."""
+    x0, y0 = origin
+    # thin and local: a 3×3 average standing out of its 15×15 surroundings (not a shadow's edge)
+    smooth = cv2.blur(sub, (3, 3)) - cv2.blur(sub, (15, 15))
+    trace = (smooth > FAINT_INK).astype(np.uint8)
+    trace[cv2.dilate(lines, np.ones((5, 5), np.uint8)) > 0] = 0
+    m = max(2, int(cell * 0.12))
+    found = set()
+    for r, c, (bx0, by0, bx1, by1) in cells:
+        if (r, c) in written:
+            continue
+        inner = trace[max(by0 - y0 + m, 0) : by1 - y0 - m, max(bx0 - x0 + m, 0) : bx1 - x0 - m]
+        if inner.size == 0 or inner.sum() < 0.01 * (bx1 - bx0) * (by1 - by0):
+            continue
+        n, _, stats, _ = cv2.connectedComponentsWithStats(inner, connectivity=8)
+        if n > 1 and stats[1:, cv2.CC_STAT_HEIGHT].max() >= 0.3 * cell:
+            found.add((r, c))
+    return found
+
+
 def _cut(
     ink: np.ndarray,
     field: str,
@@ -296,6 +328,7 @@ def _cut(
         window[sy0 - wy0 : sy1 - wy0, sx0 - wx0 : sx1 - wx0] = strokes[sy0:sy1, sx0:sx1]
         touches = _thick_edge_above(mask, (bx0 - x0, by0 - y0, bx1 - x0), xs, ys, cell)
         out[rc] = Glyph(field, rc[0], rc[1], crop, window, ink_area / area, cell, touches)
+    doubtful |= _faint_cells(sub, lines, cells, set(out), (x0, y0), cell)
     return out, doubtful - set(out)
 
 
