@@ -15,7 +15,7 @@ def test_unusual_photos_are_never_silently_wrong():
     assert set(report) == set(CONDITIONS)
     assert all(r["silent"] == 0 for r in report.values()), report
     right = sum(r["right"] for r in report.values())
-    assert right >= len(CONDITIONS) - 2, report
+    assert right >= 0.7 * len(CONDITIONS), report  # the harshest ones may only be flagged
 
 
 def _seven_on_top_edge(seed: int, style: str) -> np.ndarray:

@@ -23,6 +23,8 @@ INK_THRESHOLD = 0.28
 LOW_INK = 0.13
 SEED_INK = 0.2
 HYSTERESIS = True
+#: weight of the most contrasted colour channel in the ink map (0: grey only)
+COLOUR_INK = 1.0
 #: a trace this strong (3×3 average over its 15×15 surroundings) and as tall as a letter
 #: makes an empty cell doubtful
 FAINT_INK = 0.06
@@ -74,18 +76,28 @@ class Fields:
         return list(self.grid.values()) + [g for comb in self.combs.values() for g in comb.values()]
 
 
+def _relative_ink(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    paper = cv2.morphologyEx(
+        gray, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (21, 21))
+    )
+    paper = cv2.GaussianBlur(paper, (0, 0), 6)
+    return np.clip(1.0 - gray / np.maximum(paper, 1.0), 0, 1), paper
+
+
 def ink_map(bgr: np.ndarray) -> tuple[np.ndarray, float]:
-    """Ink strength in [0, 1] per pixel, relative to the local paper brightness."""
+    """Ink strength in [0, 1] per pixel, relative to the local paper brightness.
+
+    Measured on the grey image and, for coloured pens, on the colour channel where the
+    pen stands out most (a blue ballpoint under warm light is pale in grey)."""
     gray = (
         cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
         if bgr.ndim == 3
         else bgr.astype(np.float32)
     )
-    paper = cv2.morphologyEx(
-        gray, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (21, 21))
-    )
-    paper = cv2.GaussianBlur(paper, (0, 0), 6)
-    ink = np.clip(1.0 - gray / np.maximum(paper, 1.0), 0, 1)
+    ink, paper = _relative_ink(gray)
+    if COLOUR_INK and bgr.ndim == 3:
+        for ch in cv2.split(bgr.astype(np.float32)):
+            ink = np.maximum(ink, COLOUR_INK * _relative_ink(ch)[0])
     return ink, float(np.median(paper))
 
 

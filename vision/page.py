@@ -130,28 +130,56 @@ def _order(quad: np.ndarray) -> np.ndarray:
     return np.roll(q, -start, 0)
 
 
-def largest_quadrilateral(gray: np.ndarray) -> np.ndarray | None:
-    """The largest convex 4-gon covering ≥ 8 % of the photo (light page on a darker ground)."""
+def quadrilaterals(gray: np.ndarray, limit: int = 8) -> list[np.ndarray]:
+    """Convex 4-gons covering ≥ 8 % of the photo (light page on a darker ground), largest first.
+
+    Several binarisations (a pen or another sheet touching the page merges with it in one,
+    not in another) and several simplifications of each outline, so that the page itself
+    is usually among the candidates; the caller picks the one that looks like the layout."""
     scale = min(1.0, 800 / max(gray.shape))
     small = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     small = cv2.GaussianBlur(small, (5, 5), 0)
-    best, best_area = None, 0.08 * small.size
-    candidates = []
+    min_area = 0.08 * small.size
     _, otsu = cv2.threshold(small, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    candidates.append(cv2.morphologyEx(otsu, cv2.MORPH_CLOSE, np.ones((9, 9), np.uint8)))
-    edges = cv2.dilate(cv2.Canny(small, 30, 90), np.ones((3, 3), np.uint8))
-    candidates.append(edges)
-    for binary in candidates:
-        contours, _ = cv2.findContours(binary, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    closed = cv2.morphologyEx(otsu, cv2.MORPH_CLOSE, np.ones((9, 9), np.uint8))
+    binaries = [
+        closed,
+        cv2.dilate(cv2.Canny(small, 30, 90), np.ones((3, 3), np.uint8)),
+        cv2.morphologyEx(closed, cv2.MORPH_OPEN, np.ones((25, 25), np.uint8)),  # cut pens off
+    ]
+    found: list[tuple[float, np.ndarray]] = []
+    for k, binary in enumerate(binaries):
+        # the edge map also gives inner outlines: the page's own edge inside a merged blob
+        mode = cv2.RETR_LIST if k == 1 else cv2.RETR_EXTERNAL
+        contours, _ = cv2.findContours(binary, mode, cv2.CHAIN_APPROX_SIMPLE)
         for cnt in contours:
             hull = cv2.convexHull(cnt)
             area = cv2.contourArea(hull)
-            if area <= best_area:
+            if area <= min_area:
                 continue
-            approx = cv2.approxPolyDP(hull, 0.03 * cv2.arcLength(hull, True), True)
-            if len(approx) == 4:
-                best, best_area = approx.reshape(4, 2).astype(np.float32), area
-    return None if best is None else _order(best) / scale
+            quads = []
+            for eps in (0.02, 0.03, 0.05):
+                approx = cv2.approxPolyDP(hull, eps * cv2.arcLength(hull, True), True)
+                if len(approx) == 4:
+                    quads.append(approx.reshape(4, 2))
+            if not quads and hasattr(cv2, "approxPolyN"):
+                quads.append(cv2.approxPolyN(hull, 4).reshape(4, 2))
+            for q in quads:
+                q = q.astype(np.float32)
+                qa = abs(cv2.contourArea(q))
+                if qa <= min_area or any(
+                    np.abs(q - other * scale).max() < 4 for _, other in found
+                ):
+                    continue
+                found.append((qa, _order(q) / scale))
+    found.sort(key=lambda t: -t[0])
+    return [q for _, q in found[:limit]]
+
+
+def largest_quadrilateral(gray: np.ndarray) -> np.ndarray | None:
+    """The largest convex 4-gon covering ≥ 8 % of the photo (light page on a darker ground)."""
+    quads = quadrilaterals(gray, 1)
+    return quads[0] if quads else None
 
 
 _BLANK_EDGES: dict[str, np.ndarray] = {}
@@ -175,10 +203,7 @@ def layout_similarity(gray_canonical: np.ndarray, layout: Layout) -> float:
     return float((_edge_signature(gray_canonical) * _blank_edges(layout)).mean())
 
 
-def from_contour(img: np.ndarray, gray: np.ndarray, layout: Layout) -> Page | None:
-    quad = largest_quadrilateral(gray)
-    if quad is None:
-        return None
+def _contour_page(img: np.ndarray, quad: np.ndarray, layout: Layout) -> tuple | None:
     w, h = canonical_size(layout)
     dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
     side_a = np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[2] - quad[3])
@@ -193,6 +218,20 @@ def from_contour(img: np.ndarray, gray: np.ndarray, layout: Layout) -> Page | No
         sim = layout_similarity(cv2.cvtColor(warped, cv2.COLOR_BGR2GRAY), layout)
         if best is None or sim > best[0]:
             best = (sim, warped, hom, q)
+    return best
+
+
+def from_contour(img: np.ndarray, gray: np.ndarray, layout: Layout) -> Page | None:
+    """The candidate quadrilateral whose rectification looks most like the blank layout."""
+    best = None
+    for quad in quadrilaterals(gray):
+        got = _contour_page(img, quad, layout)
+        if got is not None and (best is None or got[0] > best[0]):
+            best = got
+        if best is not None and best[0] >= 0.7:  # clearly the page: stop looking
+            break
+    if best is None:
+        return None
     sim, warped, hom, q = best
     if sim < 0.15:
         return None

@@ -216,7 +216,9 @@ def read_bulletin(
             if exc.status == NON_TROUVE:
                 raise VisionError(_why_not_found(img)) from exc
             raise
-        fields: Fields = cut_fields(page.image, layout, 0.09 if page.method == "marqueurs" else 0.2)
+        # four markers pin the page; with fewer (a finger on one) or none the rules may be off
+        exact = page.method == "marqueurs" and page.markers >= 4
+        fields: Fields = cut_fields(page.image, layout, 0.09 if exact else 0.2)
         if fields.darkness < DARK_PAPER:
             raise VisionError(SOMBRE, f"papier à {fields.darkness:.0f}/255")
         if fields.sharpness < BLURRED:

@@ -12,6 +12,7 @@ must be right, flagged, or a clear failure status — never a confident wrong fi
 from __future__ import annotations
 
 import argparse
+import copy
 import math
 import time
 from collections.abc import Callable
@@ -21,6 +22,7 @@ import cv2
 import numpy as np
 
 from .glyphs import STYLES, TEST_STYLES
+from .layout import Layout
 from .synth import PhotoEffects, photograph, write_bulletin
 
 PX_PER_MM = 10.0
@@ -145,8 +147,28 @@ def _shadow_marker(paper, rng):
 
 
 def _finger(paper, rng):
-    shot = _shoot(paper, rng, _fx())
-    which = int(rng.integers(4))
+    return _finger_on(paper, rng, 1)
+
+
+def _finger_on(paper, rng, fingers: int, shot: Shot | None = None) -> Shot:
+    shot = shot or _shoot(paper, rng, _fx())
+    for which in rng.permutation(4)[:fingers]:
+        _one_finger(shot, int(which), rng)
+    return shot
+
+
+def _combined(paper, rng):
+    """Wooden table, strong tilt, warm light, a finger on a marker, slight shake."""
+    bg = _wood((1600, 1200), rng)
+    shot = _shoot(paper, rng, _fx(max_tilt_deg=40.0, min_tilt_deg=30.0, fill=(0.55, 0.8)), bg)
+    shot = _finger_on(paper, rng, 1, shot)
+    gains = np.array([0.8, 0.95, 1.1], np.float32)
+    shot.photo = np.clip(shot.photo.astype(np.float32) * gains, 0, 255).astype(np.uint8)
+    shot.photo = cv2.GaussianBlur(shot.photo, (0, 0), 0.8)
+    return shot
+
+
+def _one_finger(shot: Shot, which: int, rng) -> None:
     x, y, side = _marker_centre(shot.corners, which)
     c = np.asarray(shot.corners)
     out = c[which] - (c.mean(0) - c[which]) * 0.3  # the finger comes from outside the page
@@ -154,7 +176,6 @@ def _finger(paper, rng):
     width = int(side * 0.09)
     cv2.line(shot.photo, (int(out[0]), int(out[1])), (x, y), skin, width)
     cv2.circle(shot.photo, (x, y), width // 2 + 4, skin, -1)
-    return shot
 
 
 def _rot90(paper, rng):
@@ -179,7 +200,22 @@ CONDITIONS: dict[str, tuple[Callable, str | None]] = {
     "ombre_marqueur": (_shadow_marker, None),
     "doigt_marqueur": (_finger, None),
     "rotation_90": (_rot90, None),
+    "deux_doigts": (lambda p, r: _finger_on(p, r, 2), None),
+    "cumul": (lambda p, r: _combined(p, r), "bille"),
+    "sans_marqueurs": (_plain, None),
+    "sans_marqueurs_table": (_table, None),
 }
+
+#: conditions photographing a bulletin model without markers (read by its page contour)
+MARKERLESS = ("sans_marqueurs", "sans_marqueurs_table")
+
+
+def markerless_layout() -> Layout:
+    """The shipped layout without its ArUco markers (like the federation's printed bulletins)."""
+    base = Layout.load()
+    data = copy.deepcopy(base.data)
+    data["markers"]["items"] = []
+    return Layout(base.name + "_sans_marqueurs", data)
 
 
 def _pen(style, pen: str | None, rng: np.random.Generator):
@@ -196,7 +232,8 @@ def stress_photo(condition: str, content, style: str, seed: int) -> np.ndarray:
     recipe, pen = CONDITIONS[condition]
     rng = np.random.default_rng([seed, 991])
     st = _pen(STYLES[style], pen, rng)
-    paper, _ = write_bulletin(content, st, rng)
+    layout = markerless_layout() if condition in MARKERLESS else None
+    paper, _ = write_bulletin(content, st, rng, layout=layout)
     return recipe(paper, rng).photo
 
 
@@ -211,7 +248,8 @@ def run(n: int, only: list[str] | None = None, seed: int = 11, verbose: bool = F
         t = time.perf_counter()
         for case in cases:
             photo = stress_photo(name, case.content, case.style, case.seed)
-            r = read_bulletin(photo, case.candidates, case.board, tables=TABLES)
+            layout = markerless_layout() if name in MARKERLESS else None
+            r = read_bulletin(photo, case.candidates, case.board, tables=TABLES, layout=layout)
             truth, got = _truth(case.content), _got(r)
             wrong = [f for f in truth if truth[f] != got[f]]
             if r.status not in ("ok", "a_verifier"):
