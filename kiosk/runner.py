@@ -7,6 +7,7 @@ new screen on an off-screen surface and saves it as a PNG.
 
 from __future__ import annotations
 
+import signal
 import time
 from pathlib import Path
 
@@ -172,49 +173,61 @@ def run_window(machine: Machine, room, voice, autopilot=None, out_dir: Path | No
     drawn = None  # what the last composed frame showed: unchanged frames are not redrawn
     voice_error: str | None = None  # the last voice problem told to the juge-arbitre
     clock = pygame.time.Clock()
-    while not output.quit:
-        for event in room.pump_events():
-            if event.kind == "quit":
-                machine.key("escape")
-            elif event.kind == "key":
-                machine.key(event.key, event.text)
-        now = time.monotonic()
-        if now >= next_sync:
-            next_sync = now + poll_other_stations
-            try:
-                machine.session.sync()
-            except Exception as exc:  # noqa: BLE001 - keep the room going, say why
-                machine.message = f"lecture du journal impossible : {exc}"
-        machine.tick()
-        if autopilot is not None and now >= next_action and not voice.busy:
-            if not autopilot.act():
-                autopilot = None
-                if out_dir is not None:
-                    write_results(machine, out_dir)
-                if linger is not None:
-                    close_at = now + linger
-            next_action = now + pace
-        if close_at is not None and now >= close_at and not voice.busy:
-            output.quit = True
-        output.apply(machine.take_effects())
-        error = getattr(voice, "error", None)
-        if error and error != voice_error:  # no sound, no synthesiser: the JA must know
-            voice_error = error
-            machine.message = f"voix : {error}"
-        overlay = machine.mode or machine.message or (machine.step == "correction"
-                                                      and machine.arbiter_screen)
-        if overlay:
-            signature = (screen_key(machine), machine.message, machine.buffer, machine.cursor,
-                         machine.edit_field, machine.session.applied, countdown_text(machine))
-            if room.surface is not None and signature != drawn:
-                drawn = signature
-                compose(machine, room.surface)
-                pygame.display.flip()
-                if room.renderer is not None:
-                    room.renderer.view = None  # the next room frame is a full redraw
-        else:
-            drawn = None
-            room.show(room_view(machine))
-        if snapshots is not None and room.surface is not None:
-            snapshots.save(machine, room.surface, draw=False)
-        clock.tick(FPS)
+
+    def _terminate(signum, frame) -> None:
+        output.quit = True  # the system asks us to stop (shutdown, kill): no question asked
+
+    try:
+        previous = signal.signal(signal.SIGTERM, _terminate)  # SDL would turn it into « quit ? »
+    except ValueError:  # not the main thread
+        previous = None
+    try:
+        while not output.quit:
+            for event in room.pump_events():
+                if event.kind == "quit":
+                    machine.key("escape")
+                elif event.kind == "key":
+                    machine.key(event.key, event.text)
+            now = time.monotonic()
+            if now >= next_sync:
+                next_sync = now + poll_other_stations
+                try:
+                    machine.session.sync()
+                except Exception as exc:  # noqa: BLE001 - keep the room going, say why
+                    machine.message = f"lecture du journal impossible : {exc}"
+            machine.tick()
+            if autopilot is not None and now >= next_action and not voice.busy:
+                if not autopilot.act():
+                    autopilot = None
+                    if out_dir is not None:
+                        write_results(machine, out_dir)
+                    if linger is not None:
+                        close_at = now + linger
+                next_action = now + pace
+            if close_at is not None and now >= close_at and not voice.busy:
+                output.quit = True
+            output.apply(machine.take_effects())
+            error = getattr(voice, "error", None)
+            if error and error != voice_error:  # no sound, no synthesiser: the JA must know
+                voice_error = error
+                machine.message = f"voix : {error}"
+            overlay = machine.mode or machine.message or (machine.step == "correction"
+                                                          and machine.arbiter_screen)
+            if overlay:
+                signature = (screen_key(machine), machine.message, machine.buffer, machine.cursor,
+                             machine.edit_field, machine.session.applied, countdown_text(machine))
+                if room.surface is not None and signature != drawn:
+                    drawn = signature
+                    compose(machine, room.surface)
+                    pygame.display.flip()
+                    if room.renderer is not None:
+                        room.renderer.view = None  # the next room frame is a full redraw
+            else:
+                drawn = None
+                room.show(room_view(machine))
+            if snapshots is not None and room.surface is not None:
+                snapshots.save(machine, room.surface, draw=False)
+            clock.tick(FPS)
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)

@@ -108,3 +108,27 @@ def test_a_voice_problem_is_told_to_the_juge_arbitre(tmp_path, lexicon, monkeypa
         room.close()
         journal.close()
     assert frames[1] == "voix : aucune carte son : annonces écrites dans des fichiers"
+
+
+def test_sigterm_quits_at_once_and_keeps_the_chrono_second(tmp_path, lexicon, monkeypatch):
+    import signal
+
+    monkeypatch.setenv("KIOSK_PARTIES", str(tmp_path))
+    frames = []
+
+    def pump(self):
+        frames.append(1)
+        if len(frames) <= 3:
+            return [DisplayEvent("key", "space", " ")]  # tirage, annonce, chrono
+        if len(frames) == 5:
+            os.kill(os.getpid(), signal.SIGTERM)  # the machine shuts down
+        if len(frames) > 60:  # not stopped: leave the test anyway
+            return [DisplayEvent("key", "escape"), DisplayEvent("key", "o", "o")]
+        return []
+
+    monkeypatch.setattr(RoomDisplay, "pump_events", pump)
+    assert main(["nouvelle", "--fenetre", "--graine", "9"]) == 0
+    assert len(frames) < 10, "SIGTERM: quit without a question"
+    session = Session(Journal.open(last_game()), lexicon)
+    assert session.step == "chrono" and session.chrono.paused
+    session.journal.close()
