@@ -89,7 +89,15 @@ def _open_session(path: Path, lexicon_path: str | None, station: str = "kiosque"
     except JournalError as exc:
         raise CliError(str(exc)) from exc
     meta = journal.meta
-    lexicon = _lexicon(lexicon_path or meta.get("lexicon_path") or None)
+    recorded = meta.get("lexicon_path") or None
+    try:
+        lexicon = _lexicon(lexicon_path or recorded)
+    except CliError as exc:
+        journal.close()
+        if lexicon_path or not recorded:
+            raise
+        raise CliError(f"{exc} ; cette partie a été commencée avec cette liste : si elle a "
+                       "changé de place, donnez son chemin avec --lexique") from exc
     try:
         session = Session(journal, lexicon)
     except (SessionError, JournalError) as exc:

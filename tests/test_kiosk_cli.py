@@ -222,3 +222,16 @@ def test_an_unexpected_error_is_said_in_french_and_logged(env, capsys, monkeypat
     assert err.startswith("erreur inattendue du kiosque (RuntimeError)") and "Traceback" not in err
     log = (env / "parties" / "erreurs.log").read_text(encoding="utf-8")
     assert "Traceback" in log and "panne simulée" in log
+
+
+def test_resume_when_the_word_list_moved_says_what_to_do(env, capsys):
+    words = env / "liste.txt"
+    words.write_text("MAISON\nRATES\nTARES\n", encoding="utf-8")
+    lexicon = Lexicon.load(words)
+    path = env / "parties" / "p.partie"
+    Journal.create(path, {"lexicon_sha256": lexicon.sha256, "lexicon_path": str(words)},
+                   first=("partie", Config(seed=1).to_dict())).close()
+    words.rename(env / "ailleurs.txt")
+    assert main(["export", "--partie", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "liste de mots introuvable" in err and "donnez son chemin avec --lexique" in err
