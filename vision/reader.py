@@ -36,6 +36,9 @@ from .status import (
 
 #: a field whose confidence is below this is flagged for the arbiter
 FLAG_THRESHOLD = 0.95
+#: pages found by their outline (no markers) are rectified less precisely than the crops the
+#: classifier was calibrated on: their fields need a higher confidence to pass unflagged
+CONTOUR_THRESHOLD = 0.98
 #: paper darker than this (0–255) is too dark to trust the reading
 DARK_PAPER = 35
 #: variance of the Laplacian over the squared area below which the photo is too blurred
@@ -246,6 +249,8 @@ def read_bulletin(
             else None
         )
         decoded = decode(groups, cands, board, tables)
+        if page.method == "contour":
+            threshold = max(threshold, CONTOUR_THRESHOLD)
         flagged = _flags(decoded, threshold)
         for name in _doubtful_fields(fields, groups, layout.word_row):
             if name not in flagged:

@@ -244,13 +244,14 @@ def run(n: int, only: list[str] | None = None, seed: int = 11, verbose: bool = F
     cases = make_cases(n, seed)
     report = {}
     for name in only or list(CONDITIONS):
-        right = flagged_wrong = silent = failed = 0
+        right = flagged_wrong = silent = failed = shown = 0
         t = time.perf_counter()
         for case in cases:
             photo = stress_photo(name, case.content, case.style, case.seed)
             layout = markerless_layout() if name in MARKERLESS else None
             r = read_bulletin(photo, case.candidates, case.board, tables=TABLES, layout=layout)
             truth, got = _truth(case.content), _got(r)
+            shown += r.status != "ok"
             wrong = [f for f in truth if truth[f] != got[f]]
             if r.status not in ("ok", "a_verifier"):
                 failed += 1
@@ -269,11 +270,13 @@ def run(n: int, only: list[str] | None = None, seed: int = 11, verbose: bool = F
             "flagged_wrong": flagged_wrong,
             "failure_status": failed,
             "silent": silent,
+            "flagged_share": round(shown / max(len(cases), 1), 3),
             "seconds": round((time.perf_counter() - t) / max(len(cases), 1), 3),
         }
         row = report[name]
         print(f"{name:18s} juste {row['right']:3d}  faux signalé {row['flagged_wrong']:3d}  "
               f"statut d'échec {row['failure_status']:3d}  SILENCIEUX {row['silent']:3d}  "
+              f"signalés {row['flagged_share']:.0%}  "
               f"({row['seconds'] * 1000:.0f} ms/photo)", flush=True)
     return report
 
