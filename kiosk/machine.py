@@ -646,9 +646,16 @@ class Machine:
         if coup is None or coup.top is None:
             self.message = "pas encore de top pour ce coup"
             return
-        tables = self.session.missing_tables(coup.number)
+        waiting = {r.fields.get("table", {}).get("value") for r in self.pending()
+                   if r.coup == coup.number}
+        missing = self.session.missing_tables(coup.number)
+        tables = [t for t in missing if t not in waiting]  # a bulletin waits: it decides
         if not tables:
-            self.message = "tous les joueurs ont déjà un résultat pour ce coup"
+            self.message = ("tous les joueurs ont déjà un résultat pour ce coup" if not missing
+                            else "les joueurs restants ont un bulletin à confirmer")
             return
         if self._record("top_tous", {"coup": coup.number, "tables": tables}) is not None:
             self.message = f"top attribué à {len(tables)} joueur(s)"
+            if len(tables) < len(missing):
+                self.message += (f" ; {len(missing) - len(tables)} joueur(s) ont un bulletin "
+                                 "à confirmer")

@@ -555,3 +555,24 @@ def test_a_reading_taken_twice_can_be_set_aside(tmp_path, lexicon):
     pygame.font.init()
     machine.mode = "aide"
     compose(machine, pygame.Surface((1024, 768)))
+
+
+def test_top_to_all_leaves_out_a_table_whose_bulletin_waits(tmp_path, lexicon):
+    machine, clock = start(tmp_path, lexicon)
+    for _ in range(3):
+        machine.key("space")
+    clock.now += 181
+    machine.tick()
+    machine.key("space")
+    machine.key("space")
+    top = machine.session.coup.top
+    machine.add_reading({"coup": 1, "photo": "t2.jpg", "status": "ok", "message": "lu",
+                         "fields": {"table": {"value": 2, "confidence": 0.99},
+                                    "word": {"value": top.word, "confidence": 0.99},
+                                    "ref": {"value": str(top.ref), "confidence": 0.99},
+                                    "score": {"value": top.score - 1, "confidence": 0.99}}})
+    machine.key("o")
+    assert machine.session.missing_tables(1) == [2]
+    assert "1 joueur(s) ont un bulletin à confirmer" in machine.message
+    machine.key("return")  # table 2's bulletin decides: a warning, not the top
+    assert machine.session.results.decision(2, 1).outcome.value == "avertissement"
