@@ -115,29 +115,57 @@ def take_from_bag(bag: Counter[str], letters: str) -> None:
     wanted = Counter(letters)
     for ch, n in sorted(wanted.items()):
         if bag[ch] < n:
-            name = "joker absent" if ch == JOKER else f"lettre {ch} absente"
-            raise DrawError(f"{name} du sac : il en reste {bag[ch]}, {n} demandé(s)")
+            name = "joker" if ch == JOKER else f"lettre {ch}"
+            if bag[ch] == 0:
+                absent = "joker absent" if ch == JOKER else f"lettre {ch} absente"
+                raise DrawError(f"{absent} du sac : il en reste 0, {n} demandé(s)")
+            raise DrawError(f"pas assez de {name} dans le sac : il en reste {bag[ch]}, {n} demandé(s)")
     bag.subtract(wanted)
     bag += Counter()
 
 
-def split_manual(reliquat: str, typed: str) -> str:
-    """The new letters of a typed tirage: either the new letters alone, or all 7 with the reliquat."""
+def _without(letters: str, reliquat: str) -> str | None:
+    """``letters`` less the reliquat's letters (typed order kept), or None if it lacks one."""
+    kept = Counter(reliquat)
+    new = []
+    for ch in letters:
+        if kept[ch]:
+            kept[ch] -= 1
+        else:
+            new.append(ch)
+    return None if +kept else "".join(new)
+
+
+def split_manual(reliquat: str, typed: str, needed: int | None = None) -> str:
+    """The new letters of a typed tirage: either the new letters alone, or all 7 with the reliquat.
+
+    ``needed`` is how many new letters the draw takes (fewer than 7 − reliquat
+    near the end of the bag); with it, typing the whole tirage is recognised
+    even when it has fewer than 7 letters.
+    """
     letters = parse_letters(typed)
     if not letters:
         raise DrawError("aucune lettre tapée")
+    if needed is not None:
+        if len(letters) == needed:
+            return letters
+        if reliquat and len(letters) == len(reliquat) + needed:
+            new = _without(letters, reliquat)
+            if new is not None:
+                return new
+            raise DrawError(f"le tirage tapé « {letters} » ne contient pas le reliquat « {reliquat} »")
+        what = "il manque des lettres" if len(letters) < needed else "trop de lettres"
+        whole = f", ou les {len(reliquat) + needed} du tirage avec le reliquat « {reliquat} »"
+        raise DrawError(
+            f"{what} : {len(letters)} tapée(s), il faut {needed} nouvelle(s) lettre(s)"
+            + (whole if reliquat else "")
+        )
     if len(reliquat) + len(letters) <= RACK_SIZE:
         return letters
     if len(letters) <= RACK_SIZE:
-        kept = Counter(reliquat)
-        new = []
-        for ch in letters:
-            if kept[ch]:
-                kept[ch] -= 1
-            else:
-                new.append(ch)
-        if not +kept:
-            return "".join(new)
+        new = _without(letters, reliquat)
+        if new is not None:
+            return new
         raise DrawError(
             f"le tirage tapé « {letters} » ne contient pas le reliquat « {reliquat} »"
         )

@@ -92,6 +92,16 @@ td.solo { outline: 2px solid #2b8a3e; }
 """
 
 
+def _count(n: int, noun: str) -> str:
+    """``1 coup``, ``20 coups``."""
+    return f"{n} {noun}{'s' if n > 1 else ''}"
+
+
+def _decimal(value: float) -> str:
+    """French decimal comma: ``98,50``."""
+    return f"{value:.2f}".replace(".", ",")
+
+
 def results_html(results: GameResults, title: str = "Résultats de la partie") -> str:
     """A printable HTML results sheet."""
     standings = results.ranking()
@@ -103,7 +113,7 @@ def results_html(results: GameResults, title: str = "Résultats de la partie") -
         '<html lang="fr"><head><meta charset="utf-8">',
         f"<title>{escape(title)}</title><style>{_STYLE}</style></head><body>",
         f"<h1>{escape(title)}</h1>",
-        f"<p>{len(results.players)} joueurs, {results.coups_played} coups, "
+        f"<p>{_count(len(results.players), 'joueur')}, {_count(results.coups_played, 'coup')}, "
         f"total des tops : {results.tops_total}</p>",
         "<h2>Classement</h2>",
         "<table><tr><th>Rang</th><th>Table</th><th class=name>Nom</th><th class=name>Club</th>"
@@ -118,7 +128,7 @@ def results_html(results: GameResults, title: str = "Résultats de la partie") -
             f"<td>{s.penalties or ''}</td><td>{s.warnings or ''}</td>"
             f"<td>{s.warning_penalty or ''}</td>"
             f"<td>{s.solo_bonus or ''}</td><td><b>{s.total}</b></td><td>{s.difference}</td>"
-            f"<td>{s.percent:.2f} %</td></tr>"
+            f"<td>{_decimal(s.percent)} %</td></tr>"
         )
     h.append("</table>")
     h.append("<h2>Tops et scores par coup</h2>")

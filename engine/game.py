@@ -189,12 +189,8 @@ class Game:
         tirage is kept and reported: the juge-arbitre decides to reject it.
         """
         coup = self._open_coup()
-        new = split_manual(coup.reliquat, typed)
-        if len(coup.reliquat) + len(new) < RACK_SIZE and len(new) < self.bag_count:
-            raise DrawError(
-                f"il manque des lettres : {len(coup.reliquat) + len(new)} sur 7 "
-                f"(reliquat « {coup.reliquat} »)"
-            )
+        needed = min(RACK_SIZE - len(coup.reliquat), self.bag_count)
+        new = split_manual(coup.reliquat, typed, needed)
         take_from_bag(self.bag, new)
         coup.new_letters = new
         coup.manual = True

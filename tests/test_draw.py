@@ -3,7 +3,7 @@
 import pytest
 
 from engine.draw import DrawError, check_tirage, requirement, satisfies, split_manual
-from engine.game import Game
+from engine.game import Coup, Game
 
 
 @pytest.mark.parametrize(
@@ -87,7 +87,7 @@ def test_manual_draw_refuses_a_letter_no_longer_in_the_bag():
     with pytest.raises(DrawError, match="lettre K absente du sac : il en reste 0"):
         game.draw_manual("KA")
     assert dict(game.bag) == bag, "un tirage refusé ne prend rien dans le sac"
-    with pytest.raises(DrawError, match="joker absent du sac : il en reste 2, 3"):
+    with pytest.raises(DrawError, match="pas assez de joker dans le sac : il en reste 2, 3"):
         Game(seed=2).draw_manual("???AEIB")
 
 
@@ -111,5 +111,19 @@ def test_manual_invalid_tirage_is_reported_not_rejected():
 
 def test_manual_draw_needs_the_full_seven_letters():
     game = Game(seed=1)
-    with pytest.raises(DrawError, match="il manque"):
+    with pytest.raises(DrawError, match=r"il manque des lettres : 3 tapée\(s\), il faut 7 nouvelle"):
         game.draw_manual("ABC")
+
+
+def test_whole_tirage_typed_near_the_end_of_the_bag():
+    """Reliquat YS, three letters left in the bag: « YSABC » is the whole tirage, not 5 new."""
+    game = Game(seed=1)
+    game.bag.clear()
+    game.bag.update("ABC")
+    game.coups.append(Coup(1, reliquat="YS"))
+    game.draw_manual("ysabc")
+    assert game.current.new_letters == "ABC" and game.current.tirage == "YSABC"
+    assert game.bag_count == 0
+    with pytest.raises(DrawError, match="trop de lettres : 4 tapée.*il faut 3 nouvelle"):
+        split_manual("YS", "ABCD", 3)
+    assert split_manual("YS", "CAB", 3) == "CAB"

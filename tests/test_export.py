@@ -54,7 +54,7 @@ def test_html_sheet_lists_ranking_tops_scores_warnings_penalties_solos():
     ranking_part = html.split("<h2>Tops")[0]
     assert ranking_part.index("Hervé Lefèvre") < ranking_part.index("Anne Martin")
     assert "<td>210</td>" not in ranking_part and "<b>210</b>" in ranking_part
-    assert "105.00 %" in ranking_part  # 210 / 200
+    assert "105,00 %" in ranking_part  # 210 / 200, French decimal comma
     solos_part = html.split("<h2>Solos</h2>")[1]
     assert "Hervé Lefèvre" in solos_part and "<td>60</td><td>10</td>" in solos_part
     faults_part = html.split("<h2>Avertissements")[1].split("<h2>Solos")[0]

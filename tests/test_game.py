@@ -71,7 +71,7 @@ def _tampered(game, tmp_path, change):
     "change,message",
     [
         (lambda d: d["coups"][2]["top"].update(score=d["coups"][2]["top"]["score"] + 1), "vaut"),
-        (lambda d: d["coups"][0].update(new_letters="KKKKKKK"), "absente du sac"),
+        (lambda d: d["coups"][0].update(new_letters="KKKKKKK"), "pas assez de lettre K dans le sac"),
         (lambda d: d["coups"][3].update(reliquat="ZZ"), "reliquat"),
         (lambda d: d["coups"][4]["top"].update(ref="A1"), "top"),
         (lambda d: d["coups"][1].update(number=7), "numéro"),

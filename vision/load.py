@@ -60,8 +60,10 @@ def _pillow(data: bytes) -> np.ndarray:
 def load_image(source: str | Path | bytes) -> np.ndarray:
     """Decode a photo; raise ``VisionError(ILLISIBLE)`` for anything that is not a usable image."""
     data = _read_bytes(source)
-    if len(data) < 16:
+    if not data:
         raise VisionError(ILLISIBLE, "fichier vide")
+    if len(data) < 16:
+        raise VisionError(ILLISIBLE, "ce fichier n'est pas une photo")
     try:
         img = _pillow(data)
     except VisionError:
