@@ -43,6 +43,16 @@ def start(tmp_path, lexicon, **config):
     return Machine(session, clock), clock
 
 
+def go_to_correction(machine, clock):
+    """Space through tirage, annonce and chrono, let the time run out, then ramassage and top."""
+    for _ in range(3):
+        machine.key("space")
+    clock.now += 181
+    machine.tick()
+    machine.key("space")
+    machine.key("space")
+
+
 def kinds(machine):
     return [e.kind + (":" + e.data["step"] if e.kind == "etape" else "")
             for e in machine.session.journal.events()]
@@ -212,12 +222,7 @@ def test_tied_tops_choice_is_journaled(tmp_path, lexicon):
 
 def test_correction_mode_lists_confidences_and_edits(tmp_path, lexicon):
     machine, clock = start(tmp_path, lexicon)
-    for _ in range(3):
-        machine.key("space")
-    clock.now += 181
-    machine.tick()
-    machine.key("space")
-    machine.key("space")
+    go_to_correction(machine, clock)
     assert machine.step == "correction"
     top = machine.session.coup.top
     seq = machine.add_reading({"coup": 1, "photo": "p1.jpg", "status": "a_verifier",
@@ -343,12 +348,7 @@ def test_manual_tirage_prompt_names_the_reliquat_and_an_eighth_letter_is_refused
 
 def test_edited_field_message_agrees_in_french(tmp_path, lexicon):
     machine, clock = start(tmp_path, lexicon)
-    for _ in range(3):
-        machine.key("space")
-    clock.now += 181
-    machine.tick()
-    machine.key("space")
-    machine.key("space")
+    go_to_correction(machine, clock)
     machine.key("n")
     machine.key("1", "1")
     machine.key("return")
@@ -377,12 +377,7 @@ def test_quitting_during_the_chrono_keeps_its_second(tmp_path, lexicon):
 def test_a_refused_bulletin_stays_listed_to_be_fixed_and_outcomes_are_french(tmp_path,
                                                                               lexicon):
     machine, clock = start(tmp_path, lexicon)
-    for _ in range(3):
-        machine.key("space")
-    clock.now += 181
-    machine.tick()
-    machine.key("space")
-    machine.key("space")
+    go_to_correction(machine, clock)
     top = machine.session.coup.top
 
     def typed(table, word):
@@ -451,12 +446,7 @@ def test_selected_bulletin_reasons_are_written_full_size(tmp_path, lexicon):
     assert len(lines) > 1 and " ".join(lines) == reasons
     assert all(fonts.font(20).size(text)[0] <= 300 for text in lines)
     machine, clock = start(tmp_path, lexicon)
-    for _ in range(3):
-        machine.key("space")
-    clock.now += 181
-    machine.tick()
-    machine.key("space")
-    machine.key("space")
+    go_to_correction(machine, clock)
     machine.key("n")
     machine.key("escape")
     assert arbiter_rows(machine)[0].selected
@@ -466,12 +456,7 @@ def test_selected_bulletin_reasons_are_written_full_size(tmp_path, lexicon):
 def test_leaving_correction_with_work_left_asks_twice_and_late_readings_stay_listed(tmp_path,
                                                                                     lexicon):
     machine, clock = start(tmp_path, lexicon)
-    for _ in range(3):
-        machine.key("space")
-    clock.now += 181
-    machine.tick()
-    machine.key("space")
-    machine.key("space")
+    go_to_correction(machine, clock)
     top = machine.session.coup.top
     machine.add_reading({"coup": 1, "photo": "t1.jpg", "status": "ok", "message": "bulletin lu",
                          "fields": {"table": {"value": 1, "confidence": 0.99},
@@ -526,12 +511,7 @@ def test_a_crash_during_the_chrono_costs_at_most_a_few_seconds(tmp_path, lexicon
 
 def test_a_reading_taken_twice_can_be_set_aside(tmp_path, lexicon):
     machine, clock = start(tmp_path, lexicon)
-    for _ in range(3):
-        machine.key("space")
-    clock.now += 181
-    machine.tick()
-    machine.key("space")
-    machine.key("space")
+    go_to_correction(machine, clock)
     top = machine.session.coup.top
     fields = {"table": {"value": 1, "confidence": 0.99},
               "word": {"value": top.word, "confidence": 0.99},
@@ -559,12 +539,7 @@ def test_a_reading_taken_twice_can_be_set_aside(tmp_path, lexicon):
 
 def test_top_to_all_leaves_out_a_table_whose_bulletin_waits(tmp_path, lexicon):
     machine, clock = start(tmp_path, lexicon)
-    for _ in range(3):
-        machine.key("space")
-    clock.now += 181
-    machine.tick()
-    machine.key("space")
-    machine.key("space")
+    go_to_correction(machine, clock)
     top = machine.session.coup.top
     machine.add_reading({"coup": 1, "photo": "t2.jpg", "status": "ok", "message": "lu",
                          "fields": {"table": {"value": 2, "confidence": 0.99},
