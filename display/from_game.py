@@ -120,7 +120,7 @@ def game_settings(game) -> tuple[tuple[str, str], ...]:
 
 def warning_seconds(game) -> float:
     """« Trente secondes », or twenty in blitz (the engine's settings say which)."""
-    return 20.0 if game.settings.blitz else 30.0
+    return float(game.settings.warning_seconds)
 
 
 def view_for(game, number: int, screen: Screen, remaining: float | None = None) -> View:

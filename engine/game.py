@@ -41,12 +41,25 @@ class GameFileError(GameError):
     """A game file that cannot be trusted: unreadable, corrupt or inconsistent."""
 
 
+#: a coup of at most this many seconds is played in blitz (1 minute a coup)
+BLITZ_SECONDS = 60
+
+
+def warning_seconds(seconds_per_coup: int, blitz: bool = False) -> int:
+    """When the warning call falls: « Trente secondes », twenty in blitz (rule 3, time)."""
+    return 20 if blitz or seconds_per_coup <= BLITZ_SECONDS else 30
+
+
 @dataclass
 class GameSettings:
     seconds_per_coup: int = 180
     blitz: bool = False
     #: a random tirage that breaks the vowel/consonant rule is rejected and redrawn
     auto_reject: bool = True
+
+    @property
+    def warning_seconds(self) -> int:
+        return warning_seconds(self.seconds_per_coup, self.blitz)
 
     def to_dict(self) -> dict:
         return {"seconds_per_coup": self.seconds_per_coup, "blitz": self.blitz,

@@ -12,6 +12,8 @@ import sys
 import time
 from pathlib import Path
 
+from engine.game import warning_seconds
+
 from .journal import Journal, JournalError, games_dir, last_game, new_game_path
 
 TIMES = {"3:00": 180, "2:30": 150, "2:00": 120, "1:00": 60}
@@ -177,7 +179,7 @@ def cmd_nouvelle(args) -> int:
     for warning in warnings:
         print(f"attention : {warning}", file=sys.stderr)
     seed = args.graine if args.graine is not None else int(time.time()) % 10**9
-    config = Config(seed=seed, seconds=seconds, warning=20 if seconds <= 60 else 30,
+    config = Config(seed=seed, seconds=seconds, warning=warning_seconds(seconds),
                     blitz=seconds <= 60, draw_mode=args.tirage, players=players, source=source)
     path = Path(args.fichier) if args.fichier else new_game_path()
     session = _create(path, lexicon, config)

@@ -125,3 +125,11 @@ def test_rejected_tirage_goes_back_whole(lexicon):
     coup = game.draw()
     assert coup.rejections[0] != coup.tirage
     assert "juge-arbitre" in coup.rejection_reasons[0]
+
+
+@pytest.mark.parametrize("seconds,blitz,warning", [(180, False, 30), (150, False, 30),
+                                                   (120, False, 30), (60, False, 20), (180, True, 20)])
+def test_warning_call_is_thirty_seconds_twenty_in_blitz(seconds, blitz, warning):
+    from engine.game import GameSettings
+
+    assert GameSettings(seconds_per_coup=seconds, blitz=blitz).warning_seconds == warning
