@@ -2,8 +2,11 @@
 VENV := .venv
 PY := $(VENV)/bin/python
 export SDL_AUDIODRIVER ?= dummy
+export PYGAME_HIDE_SUPPORT_PROMPT := 1
+# The kill -9 loop's repetitions: a few in make test, the full 50 in make test-long.
+LONG_CRASH_POINTS ?= 50
 
-.PHONY: bootstrap demo test bench lint clean
+.PHONY: bootstrap demo kiosk test test-long bench lint lock lock-upgrade clean
 
 bootstrap:
 	@bash scripts/bootstrap.sh
@@ -11,14 +14,33 @@ bootstrap:
 demo: bootstrap
 	@bash scripts/demo.sh
 
+# make kiosk ARGS="nouvelle --temps 3:00 --joueurs joueurs.csv"
+kiosk: bootstrap
+	@$(VENV)/bin/kiosk $(ARGS)
+
 test: bootstrap
 	SDL_VIDEODRIVER=dummy $(PY) -m pytest
+
+# The long repetitions of the tests marked « long » (the kill -9 loop: 50 kill points).
+test-long: bootstrap
+	SDL_VIDEODRIVER=dummy KIOSK_CRASH_POINTS=$(LONG_CRASH_POINTS) $(PY) -m pytest -m long
 
 bench: bootstrap
 	SDL_VIDEODRIVER=dummy $(PY) scripts/bench.py
 
 lint: bootstrap
 	$(PY) -m ruff check .
+
+# Pins pyproject.toml's ranges into requirements/*.txt (keeping pins that still fit),
+# installs them into a new .venv, then runs the tests.
+lock: bootstrap
+	$(PY) scripts/lock.py
+	@$(MAKE) --no-print-directory test
+
+# The same, taking the newest releases pyproject.toml allows.
+lock-upgrade: bootstrap
+	$(PY) scripts/lock.py --upgrade
+	@$(MAKE) --no-print-directory test
 
 clean:
 	rm -rf $(VENV) out .pytest_cache

@@ -1,6 +1,12 @@
 #!/usr/bin/env bash
-# Idempotent set-up for a fresh Debian machine: apt packages, then .venv with
-# the project installed editable. Each step is skipped when already done.
+# Idempotent set-up for a fresh Debian machine: apt packages, then .venv installed from the
+# lock only (requirements/<set>.txt, exact versions checked by their hashes), then the
+# project itself editable without dependencies. Each step is skipped when already done.
+#
+#   bash scripts/bootstrap.sh            the dev set (what make test needs)
+#   LOCK=runtime bash scripts/bootstrap.sh   the runtime set only (a kiosk machine)
+#
+# apt's and pip's output go to out/bootstrap.log, shown only when a step fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -14,28 +20,62 @@ APT_PACKAGES=(
   fonts-comic-neue fonts-humor-sans fonts-breip fonts-sil-andika  # hand-like lettering for the bulletin generator (vision)
 )
 
+LOCK=${LOCK:-dev}
+REQS=requirements/$LOCK.txt
+LOG=out/bootstrap.log
+mkdir -p out
+
+# step DESCRIPTION COMMAND...: run quietly into the log; on failure show the log's end.
+step() {
+  local what=$1
+  shift
+  echo "== $what: $*" >>"$LOG"
+  if ! "$@" >>"$LOG" 2>&1; then
+    echo "bootstrap : échec ($what). Fin du journal $LOG :" >&2
+    tail -n 40 "$LOG" >&2
+    exit 1
+  fi
+}
+
+: >"$LOG"
 missing=()
 for pkg in "${APT_PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
 done
 if [ ${#missing[@]} -gt 0 ]; then
-  echo "bootstrap: installation des paquets Debian manquants : ${missing[*]}"
-  SUDO=""
-  [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  echo "bootstrap : installation des paquets Debian manquants : ${missing[*]}"
+  SUDO=()
+  [ "$(id -u)" -ne 0 ] && SUDO=(sudo)
   export DEBIAN_FRONTEND=noninteractive
-  $SUDO apt-get update -qq
-  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+  step "apt-get update" "${SUDO[@]}" apt-get update -q
+  step "apt-get install" "${SUDO[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+
+if [ ! -f "$REQS" ]; then
+  echo "bootstrap : $REQS absent (ensembles figés : $(ls requirements/*.txt 2>/dev/null | xargs -n1 basename | sed 's/\.txt$//' | xargs))" >&2
+  exit 1
 fi
 
 PY=${PYTHON:-python3}
 stamp=.venv/.installed
-if [ ! -x .venv/bin/python ]; then
-  echo "bootstrap: création de l'environnement virtuel .venv"
-  "$PY" -m venv .venv
+want="$LOCK $(sha256sum "$REQS" | cut -d' ' -f1)"
+# A different lock (new pins, another set): a new .venv, so nothing unlocked stays behind.
+if [ -d .venv ] && [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+  rm -rf .venv
 fi
-if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
-  echo "bootstrap: installation du projet dans .venv"
-  .venv/bin/python -m pip install -q --upgrade pip
-  .venv/bin/python -m pip install -q -e '.[dev]'
-  touch "$stamp"
+if [ ! -x .venv/bin/python ]; then
+  echo "bootstrap : création de l'environnement virtuel .venv ($REQS)"
+  step "venv" "$PY" -m venv .venv
+  step "pip install (lock)" .venv/bin/python -m pip install --no-input --require-hashes -r "$REQS"
+  echo "$want" >"$stamp"
+  touch -d '1970-01-02' .venv/.project  # installed just below
+fi
+# The project itself (entry points, package list): again whenever pyproject.toml changes.
+if [ pyproject.toml -nt .venv/.project ]; then
+  step "pip install (projet)" env PYTHONWARNINGS=ignore .venv/bin/python -m pip install --no-input \
+    --no-deps --no-build-isolation -e .
+  touch .venv/.project
+fi
+if ! .venv/bin/python scripts/lock.py --check 2>>"$LOG"; then
+  echo "bootstrap : attention, requirements/ ne correspond plus à pyproject.toml : lancez make lock" >&2
 fi

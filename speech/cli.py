@@ -78,11 +78,14 @@ def main(argv: list[str] | None = None) -> int:
         print(voice_text)
         return 0
     if args.out:
+        from .quiet import stdout_silenced
         from .synth import Renderer
 
-        renderer = Renderer(use_pyttsx3=settings.use_pyttsx3)
         try:
-            result = renderer.render(voice_text, Path(args.out), settings.voice, settings.rate)
+            with stdout_silenced():  # this command writes nothing on standard output
+                renderer = Renderer(use_pyttsx3=settings.use_pyttsx3)
+                result = renderer.render(voice_text, Path(args.out), settings.voice,
+                                         settings.rate)
         except (OSError, RuntimeError) as exc:
             print(f"erreur : {exc}", file=sys.stderr)
             return 1

@@ -16,13 +16,11 @@ state the property queue is in.
 
 from __future__ import annotations
 
-import contextlib
-import io
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import espeak, wavcheck
+from . import espeak, quiet, wavcheck
 
 PYTTSX3 = "pyttsx3"
 #: espeak-ng embedded command (ctrl-A, value, S): speaking rate for this utterance
@@ -54,8 +52,9 @@ class Renderer:
             try:
                 import pyttsx3
 
-                with contextlib.redirect_stdout(io.StringIO()):
+                with quiet.stdout_silenced():
                     self.engine = pyttsx3.init("espeak")
+                quiet.mute_driver_prints()  # « Audio saved to … », from espeak's callback
             except Exception as exc:  # no libespeak, broken install…
                 self.disabled_reason = f"pyttsx3 indisponible : {exc}"
         else:
@@ -72,7 +71,7 @@ class Renderer:
         engine.setProperty("voice", voice)
         engine.setProperty("rate", int(rate))
         engine.setProperty("volume", 1.0)  # volume is applied at playback
-        with contextlib.redirect_stdout(io.StringIO()):  # the driver prints "Audio saved…"
+        with quiet.stdout_silenced():  # anything the C library writes while it renders
             engine.save_to_file(f"{EMBEDDED_RATE.format(int(rate))}{text}", str(tmp))
             engine.runAndWait()
         # runAndWait may return before the file is written: wait for it (espeak renders

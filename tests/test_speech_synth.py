@@ -1,10 +1,12 @@
 """Real synthesis to WAV: pyttsx3 on espeak-ng, the command-line fallback, checks, the worker."""
 
+import os
 import wave
 
 import pytest
 
 from speech import espeak, texts, wavcheck
+from speech.quiet import stdout_silenced
 from speech.synth import ESPEAK_CLI, PYTTSX3, Renderer
 from speech.voice import for_voice
 from speech.worker import WorkerClient
@@ -36,6 +38,14 @@ def test_pyttsx3_renders_a_loud_wav_of_plausible_length(renderer, tmp_path, text
     assert low <= info.duration <= high
     assert abs(info.voiced - espeak.reference_span(text, "fr", 150)) < 0.05
     assert wavcheck.problem(tmp_path / "a.wav", text, 150) is None
+
+
+def test_stdout_silenced_covers_the_file_descriptor(capfd):
+    with stdout_silenced():
+        os.write(1, b"from C\n")  # below Python: only a dup2 stops it
+        print("from Python")
+    print("after")
+    assert capfd.readouterr().out == "after\n"
 
 
 def test_rate_changes_the_length(renderer, tmp_path):
