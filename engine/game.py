@@ -224,6 +224,19 @@ class Game:
         self._return(coup, reason)
         coup.bag_left = self.bag_count
 
+    def reject_reliquat(self, reason: str) -> None:
+        """Open the coup and send its reliquat back to the bag, before any draw.
+
+        For files that say a tirage was rejected without saying its letters (Eliot
+        keeps only the tirage drawn in its place): for the bag, the same as
+        rejecting the reliquat with whatever was drawn beside it.
+        """
+        coup = self._open_coup()
+        if not coup.reliquat:
+            raise GameError("aucun reliquat à rejeter")
+        self._return(coup, reason)
+        coup.bag_left = self.bag_count
+
     def _return(self, coup: Coup, reason: str) -> None:
         coup.rejections.append(coup.tirage)
         coup.rejection_reasons.append(reason)

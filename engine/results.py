@@ -45,6 +45,9 @@ class Player:
     club: str | None = None
     #: the arbiter (correcteur) the player depends on, for the 5.7 average
     arbiter: str | None = None
+    #: the federation's série and catégorie, when the players file gives them (results files)
+    serie: str | None = None
+    categorie: str | None = None
 
     def to_dict(self) -> dict:
         return {
@@ -53,6 +56,8 @@ class Player:
             "licence": self.licence,
             "club": self.club,
             "arbiter": self.arbiter,
+            "serie": self.serie,
+            "categorie": self.categorie,
         }
 
 
@@ -186,10 +191,14 @@ class GameResults:
         coup: int | None,
         decision: Decision,
         bulletin: Bulletin | None = None,
+        source: str = "correction",
     ) -> Entry:
-        """Record the correction of a bulletin; a second one for the same coup is refused."""
+        """Record the correction of a bulletin; a second one for the same coup is refused.
+
+        ``source`` says where the decision comes from ("import": a file from another program).
+        """
         key = self._check_new(table, coup)
-        entry = Entry(decision, "correction", bulletin)
+        entry = Entry(decision, source, bulletin)
         self.entries[key] = [entry]
         return entry
 
@@ -425,7 +434,8 @@ class GameResults:
         for p in data.get("players", []):
             results.add_player(
                 Player(
-                    int(p["table"]), p["name"], p.get("licence"), p.get("club"), p.get("arbiter")
+                    int(p["table"]), p["name"], p.get("licence"), p.get("club"), p.get("arbiter"),
+                    p.get("serie"), p.get("categorie"),
                 )
             )
         for t in data.get("tops", []):
@@ -448,14 +458,20 @@ def _entry_to_dict(entry: Entry) -> dict:
 
 
 def _entry_from_dict(data: dict) -> Entry:
-    d = data["decision"]
+    decision = decision_from_dict(data["decision"])
+    bulletin = Bulletin.from_dict(data["bulletin"]) if data.get("bulletin") else None
+    return Entry(decision, data.get("source", "correction"), bulletin, data.get("note", ""))
+
+
+def decision_from_dict(d: dict) -> Decision:
+    """A decision as :meth:`Decision.to_dict` wrote it (journal, imported games)."""
     placement = None
     if d.get("ref") and d.get("word"):
         try:
             placement = Placement(Ref.parse(d["ref"]), d["word"], (), int(d["score"]), ())
         except BadReference:
             placement = None
-    decision = Decision(
+    return Decision(
         Outcome(d["outcome"]),
         int(d["score"]),
         placement,
@@ -469,8 +485,6 @@ def _entry_from_dict(data: dict) -> Entry:
         bool(d.get("replayed_invalid")),
         tuple(d.get("invalid_words", ())),
     )
-    bulletin = Bulletin.from_dict(data["bulletin"]) if data.get("bulletin") else None
-    return Entry(decision, data.get("source", "correction"), bulletin, data.get("note", ""))
 
 
 __all__ = [
@@ -482,6 +496,7 @@ __all__ = [
     "ResultsError",
     "ResultsSettings",
     "Solo",
+    "decision_from_dict",
     "Standing",
     "Top",
     "WARNING_POINTS",

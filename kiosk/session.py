@@ -20,7 +20,7 @@ from engine.game import Coup, Game, GameError, GameSettings
 from engine.lexicon import Lexicon
 from engine.move import Move
 from engine.movegen import generate_moves, top_moves
-from engine.results import GameResults, Player, ResultsError, ResultsSettings
+from engine.results import GameResults, Player, ResultsError, ResultsSettings, decision_from_dict
 
 from .journal import Event, Journal
 
@@ -47,6 +47,8 @@ class Config:
     source: dict | None = None  # a saved game (engine JSON) whose tirages are replayed
     demo: dict | None = None  # the demo's parameters, so that "reprendre" continues it
     max_coups: int | None = None  # the demo may stop early
+    #: the event header of the printed results: epreuve, date, lieu, juge_arbitre
+    event: dict | None = None
 
     def to_dict(self) -> dict:
         return dict(self.__dict__)
@@ -243,7 +245,8 @@ class Session:
         self.results = GameResults(ResultsSettings(blitz_or_original=self.config.blitz))
         for p in self.config.players:
             self.results.add_player(Player(int(p["table"]), str(p["name"]), p.get("licence"),
-                                           p.get("club"), p.get("arbiter")))
+                                           p.get("club"), p.get("arbiter"), p.get("serie"),
+                                           p.get("categorie")))
 
     def _on_tirage(self, data: dict, seq: int) -> None:
         game = self.game
@@ -273,7 +276,11 @@ class Session:
         self._moves.pop(coup.number, None)
 
     def _on_rejet(self, data: dict, seq: int) -> None:
-        self.game.reject(str(data.get("reason") or "rejeté par le juge-arbitre"))
+        reason = str(data.get("reason") or "rejeté par le juge-arbitre")
+        if data.get("reliquat_seul"):  # a pre-drawn game: the reliquat rejected, draw unknown
+            self.game.reject_reliquat(reason)
+        else:
+            self.game.reject(reason)
         self.step = "tirage"
         self._moves.pop(self.game.coups[-1].number, None)
 
@@ -346,6 +353,13 @@ class Session:
         except ResultsError as exc:
             # Two stations confirming the same table: the journal's first one counts.
             self.refused.append(f"bulletin refusé (événement {seq}) : {exc}")
+
+    def _on_resultats(self, data: dict, seq: int) -> None:
+        """Decisions taken by another program (a game imported from Eliot), kept as they were."""
+        coup = int(data["coup"])
+        for item in data["decisions"]:
+            self.results.record(int(item["table"]), coup, decision_from_dict(item["decision"]),
+                                source=str(data.get("source") or "import"))
 
     def _on_top_tous(self, data: dict, seq: int) -> None:
         coup = int(data["coup"])
