@@ -249,7 +249,8 @@ class Imported:
 
     source: dict
     players: list[dict]
-    decisions: list[tuple[int, int, Decision]]  # (table, coup, decision)
+    #: (table, coup, decision, bulletin): the bulletin is what the player played, as Eliot has it
+    decisions: list[tuple[int, int, Decision, dict]]
     notes: list[str]  # what the juge-arbitre should know (French)
 
 
@@ -268,7 +269,7 @@ def import_eliot(data: bytes | str, lexicon: Lexicon) -> Imported:
     tables = _tables(eliot)
     players = [{"table": tables[p.id], "name": p.name} for p in eliot.players]
     game = Game.from_dict(source) if not source.get("sans_solutions") else None
-    decisions: list[tuple[int, int, Decision]] = []
+    decisions: list[tuple[int, int, Decision, dict]] = []
     played = game.played() if game else []
     for turn, coup in zip(eliot.turns, played, strict=False):
         board = game.board_before(coup.number)
@@ -276,7 +277,10 @@ def import_eliot(data: bytes | str, lexicon: Lexicon) -> Imported:
         for p in eliot.players:
             decision = _decision(turn, p, legal, board, coup.tirage, lexicon)
             if decision is not None:
-                decisions.append((tables[p.id], coup.number, decision))
+                move = turn.moves[p.id]
+                bulletin = {"table": tables[p.id], "coup": coup.number, "word": move.word or None,
+                            "ref": move.coord or None, "score": move.points}
+                decisions.append((tables[p.id], coup.number, decision, bulletin))
     extra = [t for t in eliot.turns[len(played):]
              if any(m.kind != "none" for m in t.moves.values())]
     if extra:
@@ -344,7 +348,7 @@ def _check_solos(eliot: EliotGame, players: list[dict], decisions, coups: int,
         results.add_player(Player(p["table"], p["name"]))
     for _ in range(coups):
         results.add_top("", "H8", 0)
-    for table, coup, decision in decisions:
+    for table, coup, decision, _ in decisions:
         results.record(table, coup, decision)
     ours = {(s.coup, s.table) for s in results.solos() if s.bonus}
     tables = _tables(eliot)

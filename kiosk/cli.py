@@ -168,23 +168,41 @@ def cmd_nouvelle(args) -> int:
     if args.tirage == "fichier":
         if not args.partie_source:
             raise CliError("tirages « fichier » : donnez la partie d'origine (--partie-source)")
-        from engine.game import Game, GameFileError
-
-        try:
-            source = Game.load(args.partie_source).to_dict()
-        except GameFileError as exc:
-            raise CliError(str(exc)) from exc
+        source = _predrawn(args.partie_source, lexicon)
+        coups = len(source["coups"])
+        print(f"partie pré-tirée vérifiée : {coups} tirage(s) conformes au sac et au règlement"
+              + (" ; tops imposés" if not source.get("sans_solutions") else ""))
+    elif args.partie_source:
+        raise CliError("--partie-source ne sert qu'avec --tirage fichier")
     warnings: list[str] = []
     players = read_players(args.joueurs, warnings) if args.joueurs else []
     for warning in warnings:
         print(f"attention : {warning}", file=sys.stderr)
     seed = args.graine if args.graine is not None else int(time.time()) % 10**9
     config = Config(seed=seed, seconds=seconds, warning=warning_seconds(seconds),
-                    blitz=seconds <= 60, draw_mode=args.tirage, players=players, source=source)
+                    blitz=seconds <= 60, draw_mode=args.tirage, players=players, source=source,
+                    event=_event(args) or None)
     path = Path(args.fichier) if args.fichier else new_game_path()
     session = _create(path, lexicon, config)
     print(f"nouvelle partie : {path}")
     return _run_room(session, args)
+
+
+def _predrawn(path: str, lexicon) -> dict:
+    """A pre-drawn game (our JSON, Eliot XML or the text format), checked whole."""
+    from engine.pretirage import PreDrawnError, read_predrawn
+
+    try:
+        return read_predrawn(path, lexicon)
+    except PreDrawnError as exc:
+        raise CliError(f"partie pré-tirée refusée : {exc}") from exc
+
+
+def _event(args) -> dict:
+    """The event header given on the command line (empty fields left out)."""
+    fields = {"epreuve": args.epreuve, "date": args.date, "lieu": args.lieu,
+              "juge_arbitre": args.juge_arbitre}
+    return {k: v.strip() for k, v in fields.items() if v and v.strip()}
 
 
 def _run_room(session, args, autopilot_factory=None, out_dir: Path | None = None) -> int:
@@ -232,7 +250,7 @@ def cmd_demo(args) -> int:
     lexicon = _lexicon(args.lexique)
     out_dir = Path(args.sortie).resolve()
     if out_dir.exists():
-        for pattern in ("*.png", "*.wav", "resultats*"):
+        for pattern in ("*.png", "*.wav", "resultats*", "feuilles-correction*"):
             for old in out_dir.glob(pattern):
                 old.unlink()
         shutil.rmtree(out_dir / "bulletins", ignore_errors=True)
@@ -293,7 +311,8 @@ def _summary(out_dir: Path, photos: bool, csv_path: Path) -> None:
     if photos:
         print(f"bulletins photographiés : {out_dir / 'bulletins'}")
     if csv_path.exists():
-        print(f"résultats : {csv_path} et {out_dir / 'resultats.html'}")
+        print(f"résultats : {csv_path} et {out_dir / 'resultats.html'} "
+              "(kiosk export --partie … pour les PDF et le fichier Eliot)")
     else:
         print("partie interrompue avant la fin : kiosk reprendre pour la continuer")
 
@@ -361,17 +380,87 @@ def cmd_lire(args) -> int:
 
 
 def cmd_export(args) -> int:
-    from .machine import Machine
-    from .runner import write_results
+    from engine.export.pdf import PdfError
+
+    from .exports import write_results
 
     path = _game_file(args.partie)
     session = _open_session(path, args.lexique, station="export")
     out = Path(args.sortie) if args.sortie else path.with_suffix("")
-    if not session.results.players:
-        raise CliError("cette partie n'a pas de joueurs : rien à exporter")
-    csv_path = write_results(Machine(session, time.monotonic), out)
-    session.journal.close()
-    print(f"résultats : {csv_path} et {out / 'resultats.html'}")
+    try:
+        if not session.results.players:
+            raise CliError("cette partie n'a pas de joueurs : rien à exporter")
+        try:
+            written = write_results(session, out, event=_event(args), eliot=args.eliot,
+                                    federation=tuple(args.federation or ("sigles",)))
+        except (PdfError, ValueError) as exc:
+            raise CliError(str(exc)) from exc
+        except OSError as exc:
+            raise CliError(f"écriture impossible dans {out} ({_os_reason(exc)})") from exc
+    finally:
+        session.journal.close()
+    print(f"résultats dans {out} :")
+    for item in written:
+        print(f"  {item.name}")
+    return 0
+
+
+def cmd_importer(args) -> int:
+    """An Eliot game made a kiosk game: tirages, tops, players, their coups and sanctions."""
+    from engine.eliot import EliotError, import_eliot
+    from engine.game import Game
+
+    from .session import Config, SessionError
+
+    lexicon = _lexicon(args.lexique)
+    source_path = Path(args.partie_eliot)
+    try:
+        data = source_path.read_bytes()
+    except OSError as exc:
+        raise CliError(f"partie Eliot illisible : {source_path} ({_os_reason(exc)})") from exc
+    try:
+        imported = import_eliot(data, lexicon)
+    except EliotError as exc:
+        raise CliError(f"partie Eliot refusée : {source_path.name} : {exc}") from exc
+    if imported.source.get("sans_solutions"):
+        raise CliError("partie Eliot sans tops : rien à importer (pour la rejouer, "
+                       "kiosk nouvelle --tirage fichier --partie-source)")
+    config = Config(seed=0, draw_mode="fichier", players=imported.players, source=imported.source,
+                    event=_event(args) or None)
+    path = Path(args.fichier) if args.fichier else new_game_path(f"eliot-{source_path.stem}")
+    session = _create(path, lexicon, config, station="import")
+    game = Game.from_dict(imported.source)
+    by_coup: dict[int, list[dict]] = {}
+    for table, coup, decision, bulletin in imported.decisions:
+        by_coup.setdefault(coup, []).append({"table": table, "decision": decision.to_dict(),
+                                             "bulletin": bulletin})
+    try:
+        for coup in game.coups:
+            reliquat = session.game.reliquat
+            for tirage in coup.rejections:
+                if tirage == reliquat:
+                    session.record("rejet", {"reliquat_seul": True, "reason": "rejeté (Eliot)"})
+                else:
+                    session.record("tirage", {"mode": "fichier", "letters": tirage})
+                    session.record("rejet", {"reason": "rejeté (Eliot)"})
+                reliquat = ""
+            session.record("tirage", {"mode": "fichier", "letters": coup.tirage})
+            if coup.top is None:
+                break
+            session.record("top", {"coup": coup.number, "word": coup.top.word,
+                                   "ref": str(coup.top.ref)})
+            session.record("resultats", {"coup": coup.number, "source": "import",
+                                         "decisions": by_coup.get(coup.number, [])})
+        if game.finished or all(c.top for c in game.coups):
+            session.record("fin", {"reason": game.end_reason or "partie importée d'Eliot"})
+    except SessionError as exc:
+        raise CliError(f"import interrompu : {exc} ({path} garde ce qui a été importé)") from exc
+    finally:
+        session.journal.close()
+    for note in imported.notes:
+        print(f"attention : {note}", file=sys.stderr)
+    print(f"partie Eliot importée : {path} ({len(game.played())} coups, "
+          f"{len(imported.players)} joueurs) ; kiosk export --partie {path} pour les résultats")
     return 0
 
 
@@ -405,6 +494,14 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMANDE", parser_class=_FrenchParser)
     sub.required = True
 
+    def event_options(p, export: bool = False):
+        where = " (remplace celui donné à « kiosk nouvelle »)" if export else ""
+        p.add_argument("--epreuve", metavar="NOM", help="nom de l'épreuve, en tête des "
+                       "résultats imprimés" + where)
+        p.add_argument("--date", metavar="DATE", help="date de l'épreuve" + where)
+        p.add_argument("--lieu", metavar="LIEU", help="lieu de l'épreuve" + where)
+        p.add_argument("--juge-arbitre", metavar="NOM", help="nom du juge-arbitre" + where)
+
     def screen_options(p):
         p.add_argument("--ecran", type=int, default=None, metavar="N",
                        help="numéro de l'écran de salle (plein écran, 0 par défaut)")
@@ -418,13 +515,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--temps", choices=list(TIMES), default="3:00",
                    help="temps par coup (défaut 3:00 ; 1:00 = blitz)")
     p.add_argument("--tirage", choices=["aleatoire", "manuel", "fichier"], default="aleatoire",
-                   help="tirages aléatoires (graine), tapés à la main, ou repris d'une partie")
+                   help="tirages aléatoires (graine), tapés à la main, ou repris d'une partie "
+                   "pré-tirée")
     p.add_argument("--graine", type=int, help="graine des tirages aléatoires")
-    p.add_argument("--partie-source", metavar="PARTIE.json",
-                   help="partie enregistrée dont on rejoue les tirages (--tirage fichier)")
+    p.add_argument("--partie-source", metavar="PARTIE",
+                   help="partie pré-tirée dont on rejoue les tirages (--tirage fichier) : "
+                   "partie du kiosque (.json), partie Eliot (.xml) ou texte (un tirage par "
+                   "ligne, « - » devant un tirage rejeté)")
     p.add_argument("--joueurs", metavar="JOUEURS.csv", help="liste des joueurs : table;nom;club")
     p.add_argument("--fichier", metavar="PARTIE", help="fichier de la partie (défaut : dans "
                    "$KIOSK_PARTIES ou ~/.local/share/duplicate-kiosk/parties)")
+    event_options(p)
     screen_options(p)
     p.set_defaults(func=cmd_nouvelle)
 
@@ -467,12 +568,28 @@ def build_parser() -> argparse.ArgumentParser:
                    help="relire aussi les photos déjà lues pour ce coup")
     p.set_defaults(func=cmd_lire)
 
-    p = sub.add_parser("export", help="écrire les résultats (CSV et HTML)")
+    from engine.export import EXPORTERS
+
+    p = sub.add_parser("export", help="écrire les résultats (CSV, HTML, PDF, fédération, Eliot)")
     p.add_argument("--partie", help="fichier de la partie (défaut : la plus récente)")
     p.add_argument("--sortie", metavar="DOSSIER", help="dossier de sortie")
     p.add_argument("--lexique", "--lexicon", dest="lexique", metavar="LISTE",
                    help="liste de mots de la partie")
+    p.add_argument("--eliot", action="store_true",
+                   help="écrire aussi la partie pour Eliot (XML format 2)")
+    p.add_argument("--federation", action="append", choices=sorted(EXPORTERS), metavar="FORMAT",
+                   help="fichier fédéral à écrire (défaut sigles) ; " + " ; ".join(
+                       f"{e.name} : {e.description}" for e in EXPORTERS.values()))
+    event_options(p, export=True)
     p.set_defaults(func=cmd_export)
+
+    p = sub.add_parser("importer", help="faire une partie du kiosque d'une partie Eliot (XML)")
+    p.add_argument("partie_eliot", metavar="PARTIE.xml", help="partie enregistrée par Eliot")
+    p.add_argument("--fichier", metavar="PARTIE", help="fichier de la partie créée")
+    p.add_argument("--lexique", "--lexicon", dest="lexique", metavar="LISTE",
+                   help="liste de mots sur laquelle vérifier les coups")
+    event_options(p)
+    p.set_defaults(func=cmd_importer)
     return parser
 
 

@@ -391,8 +391,14 @@ class Machine:
                 self.start_manual()
                 return
             raw = source[number - 1]
+            for rejection in raw.get("rejections") or []:  # rejected as in the original game
+                if not self._replay_rejection(str(rejection["tirage"]),
+                                              str(rejection.get("reason") or "rejeté")):
+                    return
             self.manual_tirage(str(raw.get("reliquat", "")) + str(raw.get("new_letters", "")),
                                mode="fichier")
+            if raw.get("rejections") and self.flash_rejet is None:
+                self.flash_rejet = (raw["rejections"][-1]["tirage"], "tirage rejeté")
             return
         data = self._record("tirage", {"mode": "aleatoire"})
         if data is None:
@@ -404,6 +410,27 @@ class Machine:
             letters, reason = data["rejections"][-1]
             self.flash_rejet = (letters, reason)
             self._say(texts.rejected(reason))
+
+    def _replay_rejection(self, tirage: str, reason: str) -> bool:
+        """A pre-drawn game's rejected tirage, drawn then rejected again (the bag must agree)."""
+        game = self.session.game
+        open_coup = game.current is not None and bool(game.current.new_letters)
+        reliquat = game.current.reliquat if game.current else game.reliquat
+        if tirage == reliquat and not open_coup:
+            return self._record("rejet", {"reliquat_seul": True, "reason": reason}) is not None
+        if self._record("tirage", {"mode": "fichier", "letters": tirage}) is None:
+            return False
+        return self._record("rejet", {"reason": reason}) is not None
+
+    def source_top(self) -> dict:
+        """The top a pre-drawn game imposes on the current coup ({} when it imposes none)."""
+        if self.config.draw_mode != "fichier" or self.session.coup is None:
+            return {}
+        coups = (self.config.source or {}).get("coups") or []
+        number = self.session.coup.number
+        top = coups[number - 1].get("top") if number <= len(coups) else None
+        return {"coup": number, "word": top["word"], "ref": top["ref"],
+                "score": top["score"]} if top else {}
 
     def announce_tirage(self) -> None:
         coup = self.session.coup
@@ -509,7 +536,7 @@ class Machine:
             self.message = f"top choisi : {tops[index]}"
 
     def play_top(self) -> None:
-        data = self._record("top", {})
+        data = self._record("top", self.source_top())
         if data is None:
             if not self.ties():
                 self._record("fin", {"reason": "aucun coup possible"})

@@ -13,8 +13,7 @@ from pathlib import Path
 
 import pygame
 
-from engine.export import results_csv, results_csv_latin1, results_html
-
+from . import exports
 from .machine import Effect, Machine
 from .screens import compose
 from .session import STEPS
@@ -44,20 +43,9 @@ def screenshot_name(machine: Machine, kind: str, suffix: str = "") -> str:
 
 
 def write_results(machine: Machine, out_dir: Path) -> Path:
-    """resultats.csv and resultats.html, written whole then renamed (never half a file)."""
-    out_dir.mkdir(parents=True, exist_ok=True)
-    results = machine.session.results
-    target = out_dir / "resultats.csv"
-    for path, text in ((target, results_csv(results)), (out_dir / "resultats.html",
-                                                         results_html(results))):
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(text, encoding="utf-8")
-        tmp.replace(path)
-    latin1 = out_dir / "resultats-latin1.csv"  # what the federation's software reads
-    tmp = latin1.with_name(latin1.name + ".tmp")
-    tmp.write_bytes(results_csv_latin1(results))
-    tmp.replace(latin1)
-    return target
+    """The demo's results files (:mod:`kiosk.exports`), written whole then renamed; returns the
+    CSV. No PDF here (a second each, at every demo's end): ``kiosk export`` writes them."""
+    return exports.write_results(machine.session, Path(out_dir), pdf=False)[0]
 
 
 class Output:

@@ -358,8 +358,9 @@ class Session:
         """Decisions taken by another program (a game imported from Eliot), kept as they were."""
         coup = int(data["coup"])
         for item in data["decisions"]:
+            bulletin = Bulletin.from_dict(item["bulletin"]) if item.get("bulletin") else None
             self.results.record(int(item["table"]), coup, decision_from_dict(item["decision"]),
-                                source=str(data.get("source") or "import"))
+                                bulletin, source=str(data.get("source") or "import"))
 
     def _on_top_tous(self, data: dict, seq: int) -> None:
         coup = int(data["coup"])

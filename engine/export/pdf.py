@@ -44,7 +44,7 @@ def _document(title: str, landscape: bool = False):
     pdf.add_font("DejaVu", "B", str(folder / FONT_BOLD))
     pdf.set_title(title)
     pdf.set_creator("duplicate-kiosk")
-    pdf.set_auto_page_break(True, margin=12)
+    pdf.set_auto_page_break(True, margin=12)  # the tables break their own pages (see _table)
     pdf.set_margins(12, 12, 12)
     return pdf
 
@@ -65,23 +65,44 @@ def _section(pdf, text: str) -> None:
     pdf.set_font("DejaVu", "", 8)
 
 
+def _fit(pdf, text: str, width: float) -> str:
+    """The text cut to its cell (ending with « … »): a table row stays one line high."""
+    if pdf.get_string_width(text) <= width - 1.2:
+        return text
+    while text and pdf.get_string_width(text + "…") > width - 1.2:
+        text = text[:-1]
+    return text + "…"
+
+
+ROW_HEIGHT = 4.6
+
+
 def _table(pdf, head: list[str], rows: list[list[str]], widths: list[float],
            fills: list[list[tuple[int, int, int] | None]] | None = None,
            align: list[str] | None = None) -> None:
-    from fpdf.fonts import FontFace
-
+    """A ruled table, its heading repeated on every page it runs over (plain cells: fast)."""
     align = align or ["R"] * len(head)
-    with pdf.table(col_widths=widths, width=sum(widths), align="LEFT", line_height=4.2,
-                   headings_style=FontFace(emphasis="BOLD", fill_color=(230, 230, 230)),
-                   first_row_as_headings=True) as table:
-        row = table.row()
-        for text in head:
-            row.cell(text, align="C")
-        for i, cells in enumerate(rows):
-            row = table.row()
-            for j, text in enumerate(cells):
-                fill = fills[i][j] if fills else None
-                row.cell(text, align=align[j], style=FontFace(fill_color=fill) if fill else None)
+
+    def heading() -> None:
+        pdf.set_font("DejaVu", "B", 7.5)
+        pdf.set_fill_color(230, 230, 230)
+        for text, width in zip(head, widths, strict=True):
+            pdf.cell(width, ROW_HEIGHT, _fit(pdf, text, width), border=1, align="C", fill=True)
+        pdf.ln(ROW_HEIGHT)
+        pdf.set_font("DejaVu", "", 7.5)
+
+    heading()
+    for i, cells in enumerate(rows):
+        if pdf.get_y() + ROW_HEIGHT > pdf.page_break_trigger:
+            pdf.add_page()
+            heading()
+        for j, (text, width) in enumerate(zip(cells, widths, strict=True)):
+            fill = fills[i][j] if fills else None
+            if fill:
+                pdf.set_fill_color(*fill)
+            pdf.cell(width, ROW_HEIGHT, _fit(pdf, text, width), border=1, align=align[j],
+                     fill=bool(fill))
+        pdf.ln(ROW_HEIGHT)
 
 
 def results_pdf(report: Report) -> bytes:
