@@ -104,8 +104,8 @@ def build_source(lines: list[DrawnLine], lexicon: Lexicon | None) -> dict:
     """Check every tirage (bag, vowels and consonants, reliquat, tops) and return the source."""
     accepted = [line for line in lines if not line.rejected]
     with_top = [line for line in accepted if line.word]
-    if with_top and len(with_top) < len(accepted) - 1:
-        missing = next(line for line in accepted[:-1] if not line.word)
+    missing = next((line for line in accepted[:-1] if not line.word), None)
+    if with_top and missing is not None:
         raise PreDrawnError(f"{missing.label} : solution absente ; donnez la solution à chaque "
                             "ligne ou à aucune")
     if with_top:

@@ -8,7 +8,6 @@ import pytest
 from exportgame import play_game
 
 from engine.eliot import EliotError, import_eliot, parse_eliot, write_eliot
-from engine.export import results_csv
 from engine.game import Game
 from engine.lexicon import Lexicon
 from engine.pretirage import build_source, parse_text
