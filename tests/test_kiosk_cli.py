@@ -142,9 +142,16 @@ def test_lire_folder_with_non_images_and_export(env, capsys):
     session.journal.close()
     out_dir = env / "export"
     assert main(["export", "--partie", str(path), "--sortie", str(out_dir)]) == 0
-    lines = (out_dir / "resultats.csv").read_text(encoding="utf-8").splitlines()
-    assert lines[0] == "table;nom;score" and len(lines) == 4
+    lines = (out_dir / "resultats.csv").read_text(encoding="utf-8-sig").splitlines()
+    assert lines[0].startswith("rang;table;nom;club;licence;total;") and len(lines) == 4
     assert "<table>" in (out_dir / "resultats.html").read_text(encoding="utf-8")
+    for name in ("resultats-windows1252.csv", "resultats.pdf", "feuilles-correction.pdf",
+                 "feuilles-correction.html", "resultats-sigles.txt"):
+        assert (out_dir / name).stat().st_size > 0, name
+    assert main(["export", "--partie", str(path), "--sortie", str(out_dir), "--epreuve",
+                 "Simultané de printemps", "--juge-arbitre", "Marc Noël"]) == 0
+    assert "Simultané de printemps" in (out_dir / "resultats.html").read_text(encoding="utf-8")
+    assert "Juge-arbitre :</b> Marc Noël" in (out_dir / "resultats.html").read_text(encoding="utf-8")
 
 
 @pytest.mark.long
