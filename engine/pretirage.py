@@ -7,13 +7,11 @@ Eliot turn) that is wrong. The result is the ``source`` of a game in ``fichier``
 mode: the engine's game dictionary (``coups`` with reliquat, new letters,
 rejections and, when the file gives them, the tops the kiosk then imposes).
 
-The text format, one tirage a line (``#`` starts a comment)::
+The text format, one tirage a line (``#`` starts a comment; a coup number may lead)::
 
-    # coup : tirage [solution référence [points]]
-    EHNORSU  HONNEURS H4 ...        the first tirage, then optionally the top
-    EA+BCDFG                        reliquat + new letters, from the 2nd coup
-    -AEIOUUE                        a rejected tirage: its letters go back to the bag
-    ZPETRNE  ...                    the tirage drawn in its place
+    RJO?TOT   pROJO H8 24     the tirage, then optionally the top: word, reference, points
+    -TT+YMAUB                 a rejected tirage (reliquat before ``+``): all back to the bag
+    EAIRSNL   LANIERS 13B     the tirage drawn in its place
 
 The solution and reference may be given on every line (then the whole game is
 checked, tops included, and played as written) or on none (the tops are then

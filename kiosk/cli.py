@@ -495,7 +495,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub.required = True
 
     def event_options(p, export: bool = False):
-        where = " (remplace celui donné à « kiosk nouvelle »)" if export else ""
+        where = " (remplace la valeur donnée à « kiosk nouvelle »)" if export else ""
         p.add_argument("--epreuve", metavar="NOM", help="nom de l'épreuve, en tête des "
                        "résultats imprimés" + where)
         p.add_argument("--date", metavar="DATE", help="date de l'épreuve" + where)
