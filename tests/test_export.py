@@ -221,3 +221,32 @@ def test_federation_exporters_are_pluggable():
         EXPORTERS.pop("essai")
     with pytest.raises(ValueError, match="format fédéral inconnu : « fisf » \\(connus : sigles\\)"):
         exporter("fisf")
+
+
+# -- jokers on paper (rule 2.2: a capital, marked, never a lower-case letter) ------------------
+def _joker_report() -> Report:
+    results = GameResults()
+    results.add_player(Player(1, "Anne"))
+    results.add_top("BECTaI", "H4", 24)
+    results.record_top(1, 1)
+    return build_report(results, HEADER)
+
+
+def test_joker_letters_print_as_marked_capitals_in_html():
+    html = results_html(_joker_report())
+    tops = html.split("<h2>Tops coup par coup</h2>")[1].split("<h2>")[0]
+    assert "BECT<span class=joker>A</span>I" in tops
+    assert "BECTaI" not in html and "span.joker" in html
+
+
+def test_joker_letters_print_as_marked_capitals_in_pdf(tmp_path):
+    data = results_pdf(_joker_report())
+    (tmp_path / "j.pdf").write_bytes(data)
+    text = subprocess.run(["pdftotext", str(tmp_path / "j.pdf"), "-"], check=True,
+                          capture_output=True, text=True).stdout
+    assert "BECTAI" in text.replace("\n", "").replace(" ", "") and "BECTaI" not in text
+    subprocess.run(["pdftoppm", "-r", "150", "-png", "-f", "1", "-l", "1", str(tmp_path / "j.pdf"),
+                    str(tmp_path / "j")], check=True, timeout=60)
+    page = pygame.surfarray.array3d(pygame.image.load(str(next(tmp_path.glob("j-*.png")))))
+    joker = (np.abs(page.astype(int) - np.array((190, 0, 90))).sum(axis=2) < 90)
+    assert joker.sum() > 20  # the joker's letter is drawn in its colour

@@ -11,7 +11,16 @@ from html import escape
 from ..correction import Outcome
 from .report import Report
 from .sheets import correction_sheets, overrides
-from .words import LEGEND, OUTCOME_LABEL, OUTCOME_MARK, count, penalty_points, percent
+from .words import (
+    JOKER_RGB,
+    LEGEND,
+    OUTCOME_LABEL,
+    OUTCOME_MARK,
+    count,
+    joker_runs,
+    penalty_points,
+    percent,
+)
 
 _STYLE = """
 @page { size: A4; margin: 12mm; }
@@ -28,11 +37,20 @@ section.feuille { page-break-after: always; }
 @media print { body { margin: 0; } h2 { page-break-after: avoid; } }
 """
 
+_STYLE += ("span.joker { color: rgb" + str(JOKER_RGB)
+           + "; font-weight: bold; text-decoration: underline; }\n")
+
 _CSS_CLASS = {Outcome.AVERTISSEMENT: "a", Outcome.PENALITE: "p", Outcome.ZERO: "z", Outcome.OK: ""}
 
 
 def _e(text: object) -> str:
     return escape(str(text if text is not None else ""), quote=True)
+
+
+def _w(text: object) -> str:
+    """A word (or words) with each joker's letter as a marked capital, escaped."""
+    return "".join(f"<span class=joker>{_e(run)}</span>" if joker else _e(run)
+                   for run, joker in joker_runs(str(text if text is not None else "")))
 
 
 def _page(title: str, body: list[str]) -> str:
@@ -98,9 +116,9 @@ def results_html(report: Report) -> str:
         tirage = _tirage(sheet.reliquat, sheet.tirage)
         rejected = "".join(f"<br><s>{_e(r)}</s> rejeté" for r in sheet.rejections)
         h.append(f"<tr><td>{sheet.number}</td><td class=t>{_e(tirage)}{rejected}</td>"
-                 f"<td class='t top'>{_e(sheet.top_word)}</td><td>{_e(sheet.top_ref)}</td>"
+                 f"<td class='t top'>{_w(sheet.top_word)}</td><td>{_e(sheet.top_ref)}</td>"
                  f"<td class=top>{sheet.top_score}</td><td>{cumul}</td>"
-                 f"<td class=t>{_e(', '.join(sheet.others))}</td></tr>")
+                 f"<td class=t>{_w(', '.join(sheet.others))}</td></tr>")
     h.append("</table>")
     h.append("<h2>Coups de chaque joueur</h2>")
     h.append("<table><tr><th>Rang</th><th class=t>Nom</th>"
@@ -174,12 +192,12 @@ def correction_sheets_html(report: Report) -> str:
         h.append("<section class=feuille>")
         h.append(f"<h1>{_e(title)}</h1>")
         h.append(f"<h2>Feuille de correction — coup {sheet.coup} — arbitre : {_e(sheet.arbiter)}</h2>")
-        h.append(f"<p>Top : {_e(sheet.top)}</p>")
+        h.append(f"<p>Top : {_w(sheet.top)}</p>")
         h.append("<table><tr><th>Table</th><th class=t>Nom</th><th class=t>Mot</th>"
                  "<th class=t>Réf.</th><th>Score annoncé</th><th>Score retenu</th>"
                  "<th class=t>Décision</th><th class=t>Motif</th></tr>")
         for r in sheet.rows:
-            h.append(f"<tr><td>{r.table}</td><td class=t>{_e(r.name)}</td><td class=t>{_e(r.word)}</td>"
+            h.append(f"<tr><td>{r.table}</td><td class=t>{_e(r.name)}</td><td class=t>{_w(r.word)}</td>"
                      f"<td class=t>{_e(r.ref)}</td><td>{_e(r.claimed)}</td>"
                      f"<td class='{_CSS_CLASS[r.outcome]}'>{r.score}</td>"
                      f"<td class=t>{_e(r.decision)}</td><td class=t>{_e(r.reason)}</td></tr>")

@@ -14,7 +14,17 @@ from ..correction import Outcome
 from .html import _tirage, header_lines
 from .report import Report
 from .sheets import correction_sheets, overrides
-from .words import LEGEND, OUTCOME_LABEL, OUTCOME_MARK, count, penalty_points, percent
+from .words import (
+    JOKER_RGB,
+    LEGEND,
+    OUTCOME_LABEL,
+    OUTCOME_MARK,
+    Word,
+    count,
+    joker_runs,
+    penalty_points,
+    percent,
+)
 
 FONT_DIRS = (Path("/usr/share/fonts/truetype/dejavu"), Path("/usr/share/fonts/TTF"))
 FONT = "DejaVuSans.ttf"
@@ -100,9 +110,51 @@ def _table(pdf, head: list[str], rows: list[list[str]], widths: list[float],
             fill = fills[i][j] if fills else None
             if fill:
                 pdf.set_fill_color(*fill)
-            pdf.cell(width, ROW_HEIGHT, _fit(pdf, text, width), border=1, align=align[j],
-                     fill=bool(fill))
+            if isinstance(text, Word):
+                _word_cell(pdf, text, width, fill)
+            else:
+                pdf.cell(width, ROW_HEIGHT, _fit(pdf, text, width), border=1, align=align[j],
+                         fill=bool(fill))
         pdf.ln(ROW_HEIGHT)
+
+
+def _write_words(pdf, label: str, text: Word) -> None:
+    """A line of running text whose joker letters print as coloured, underlined capitals."""
+    size = pdf.font_size_pt
+    pdf.write(5, label)
+    for run, joker in joker_runs(text):
+        if joker:
+            pdf.set_font("DejaVu", "BU", size)
+            pdf.set_text_color(*JOKER_RGB)
+        pdf.write(5, run)
+        if joker:
+            pdf.set_font("DejaVu", "", size)
+            pdf.set_text_color(0, 0, 0)
+    pdf.ln(5)
+
+
+def _word_cell(pdf, text: Word, width: float, fill) -> None:
+    """A left-aligned cell whose joker letters print as coloured, underlined capitals."""
+    x, y = pdf.get_x(), pdf.get_y()
+    pdf.cell(width, ROW_HEIGHT, "", border=1, fill=bool(fill))
+    shown = _fit(pdf, "".join(run for run, _ in joker_runs(text)), width)
+    pdf.set_xy(x + pdf.c_margin, y)
+    size, done = pdf.font_size_pt, 0
+    for run, joker in joker_runs(text):
+        run = shown[done:done + len(run)]
+        done += len(run)
+        if not run:
+            break
+        if joker:
+            pdf.set_font("DejaVu", "BU", size)
+            pdf.set_text_color(*JOKER_RGB)
+        pdf.cell(pdf.get_string_width(run), ROW_HEIGHT, run)
+        if joker:
+            pdf.set_font("DejaVu", "", size)
+            pdf.set_text_color(0, 0, 0)
+    if done < len(shown):  # the « … » of a cut cell
+        pdf.cell(pdf.get_string_width(shown[done:]), ROW_HEIGHT, shown[done:])
+    pdf.set_xy(x + width, y)
 
 
 def results_pdf(report: Report) -> bytes:
@@ -137,8 +189,8 @@ def results_pdf(report: Report) -> bytes:
         tirage = _tirage(sheet.reliquat, sheet.tirage)
         if sheet.rejections:
             tirage += " (rejeté : " + ", ".join(sheet.rejections) + ")"
-        rows.append([str(sheet.number), tirage, sheet.top_word, sheet.top_ref, str(sheet.top_score),
-                     str(cumul), ", ".join(sheet.others)])
+        rows.append([str(sheet.number), tirage, Word(sheet.top_word), sheet.top_ref,
+                     str(sheet.top_score), str(cumul), Word(", ".join(sheet.others))])
     _table(pdf, ["Coup", "Tirage", "Solution", "Réf.", "Points", "Cumul", "Autres tops"], rows,
            [11, 38, 32, 12, 13, 13, 67], align=["R", "L", "L", "L", "R", "R", "L"])
     _player_grid(pdf, report, standings)
@@ -222,10 +274,10 @@ def correction_sheets_pdf(report: Report) -> bytes:
         pdf.add_page()
         _heading(pdf, report, title)
         _section(pdf, f"Feuille de correction — coup {sheet.coup} — arbitre : {sheet.arbiter}")
-        pdf.cell(0, 5, f"Top : {sheet.top}", new_x="LMARGIN", new_y="NEXT")
+        _write_words(pdf, "Top : ", Word(sheet.top))
         pdf.ln(1)
-        rows = [[str(r.table), r.name, r.word, r.ref, r.claimed, str(r.score), r.decision, r.reason]
-                for r in sheet.rows]
+        rows = [[str(r.table), r.name, Word(r.word or ""), r.ref, r.claimed, str(r.score),
+                 r.decision, r.reason] for r in sheet.rows]
         fills = [[None] * 5 + [_FILL.get(r.outcome)] + [None] * 2 for r in sheet.rows]
         _table(pdf, ["Table", "Nom", "Mot", "Réf.", "Annoncé", "Retenu", "Décision", "Motif"], rows,
                [11, 36, 26, 11, 15, 14, 24, 49], fills, align=["R", "L", "L", "L", "R", "R", "L", "L"])

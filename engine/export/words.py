@@ -14,6 +14,30 @@ OUTCOME_LABEL = {Outcome.OK: "bon", Outcome.AVERTISSEMENT: "avertissement",
 OUTCOME_MARK = {Outcome.OK: "", Outcome.AVERTISSEMENT: "A", Outcome.PENALITE: "P", Outcome.ZERO: ""}
 LEGEND = "A : avertissement · P : pénalité de 5 points · 0 sur fond rouge : zéro"
 
+#: a joker's letter on paper: a capital, coloured and underlined (rule 2.2; the underline
+#: survives black-and-white printing), never a lower-case letter
+JOKER_RGB = (190, 0, 90)
+
+
+class Word(str):
+    """A text holding words as the engine writes them (a joker's letter in lower case):
+    printed with each joker letter as a marked capital."""
+
+
+def joker_runs(text: str) -> list[tuple[str, bool]]:
+    """``"BECTaI"`` → ``[("BECT", False), ("A", True), ("I", False)]``: runs to print, a
+    joker's letter (lower case a–z) upper-cased and flagged."""
+    runs: list[tuple[str, bool]] = []
+    for ch in text:
+        joker = "a" <= ch <= "z"
+        ch = ch.upper() if joker else ch
+        if runs and runs[-1][1] == joker:
+            runs[-1] = (runs[-1][0] + ch, joker)
+        else:
+            runs.append((ch, joker))
+    return runs
+
+
 #: characters Windows-1252 lacks, written the way a French reader expects
 _TRANSLIT = {"Ŵ": "W", "ŵ": "w", "Ŷ": "Y", "ŷ": "y", "‐": "-", "‑": "-", "−": "-", "⁄": "/"}
 
