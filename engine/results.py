@@ -254,9 +254,28 @@ class GameResults:
         self.entries.setdefault(key, []).append(entry)
         return entry
 
-    def notify(self, table: int, coup: int) -> None:
-        """The player has been told why this coup got a zero (ends 5.7's protection)."""
-        self.told.add(self._check(table, coup))
+    def record_absent(self, table: int, coup: int) -> Entry:
+        """No bulletin handed in for this coup: a zero (5.4), recorded as such."""
+        key = self._check_new(table, coup)
+        entry = Entry(ABSENT, "absence")
+        self.entries[key] = [entry]
+        return entry
+
+    def notify(self, table: int, coup: int, told: bool = True) -> None:
+        """The player has been told why this coup got a zero (ends 5.7's protection).
+
+        ``told=False``: the arbiter says the reason was *not* given to the player after all.
+        """
+        key = self._check(table, coup)
+        if told:
+            self.told.add(key)
+        else:
+            self.told.discard(key)
+
+    def arbiter_group(self, table: int) -> list[int]:
+        """The other tables of this player's arbiter: whose scores make 5.7's average."""
+        arbiter = self.player(table).arbiter
+        return [t for t, p in sorted(self.players.items()) if t != table and p.arbiter == arbiter]
 
     # -- reading
 
@@ -269,13 +288,34 @@ class GameResults:
 
     def invalid_words_not_told(self, table: int, before: int | None = None) -> set[str]:
         """Words that gave this player a zero (before coup ``before``) not yet explained (5.7)."""
+        return self._invalid_words(table, before, only_not_told=True)
+
+    def _invalid_words(self, table: int, before: int | None, only_not_told: bool) -> set[str]:
         last = self.coups_played if before is None else min(before - 1, self.coups_played)
         words: set[str] = set()
         for coup in range(1, last + 1):
             d = self.decision(table, coup)
-            if d.outcome is Outcome.ZERO and (table, coup) not in self.told:
-                words.update(d.invalid_words or ((d.invalid_word,) if d.invalid_word else ()))
+            if d.outcome is Outcome.ZERO and not (only_not_told and (table, coup) in self.told):
+                words.update(_words_of(d))
         return words
+
+    def replayed_invalid(self, table: int, coup: int) -> bool:
+        """5.7: this coup's zero replays a word of an earlier zero the player was not told about.
+
+        Decided from what is recorded now, so that « motif indiqué » changed after a later
+        coup was corrected still counts; an arbiter's decision settles the coup itself. Data
+        without the earlier zero (written by hand) keeps the correction's own mark.
+        """
+        history = self.entries.get((table, coup))
+        if not history or history[-1].source == "arbitre":
+            return False
+        d = history[-1].decision
+        if d.outcome is not Outcome.ZERO:
+            return False
+        words = _words_of(d)
+        if words & self._invalid_words(table, coup, only_not_told=False):
+            return bool(words & self.invalid_words_not_told(table, before=coup))
+        return d.replayed_invalid
 
     def submit(
         self,
@@ -309,10 +349,9 @@ class GameResults:
     def coup_score(self, table: int, coup: int) -> int:
         """Credited score of the coup (before pénalités), with 5.7's average where due."""
         decision = self.decision(table, coup)
-        if not decision.replayed_invalid:
+        if not self.replayed_invalid(table, coup):
             return decision.score
-        arbiter = self.players[table].arbiter
-        others = [t for t, p in self.players.items() if t != table and p.arbiter == arbiter]
+        others = self.arbiter_group(table)
         if not others:
             return 0
         average = sum(self._raw_score(t, coup) for t in others) / len(others)
@@ -446,6 +485,11 @@ class GameResults:
             results.entries[(table, coup)] = [_entry_from_dict(e) for e in item["history"]]
         results.told = {(int(a), int(b)) for a, b in data.get("told", [])}
         return results
+
+
+def _words_of(decision: Decision) -> set[str]:
+    """The invalid words a zero was given for."""
+    return set(decision.invalid_words or ((decision.invalid_word,) if decision.invalid_word else ()))
 
 
 def _entry_to_dict(entry: Entry) -> dict:

@@ -83,6 +83,41 @@ def read_players(path: str | Path, warnings: list[str] | None = None) -> list[di
     return players
 
 
+def assign_arbiters(players: list[dict], spec: str, warnings: list[str] | None = None) -> None:
+    """``--arbitres "Anne:1-40,Marc:41-80"``: blocks of tables given to each arbiter (5.7's
+    average is over the players of the same arbiter). Overrides a CSV ``arbitre`` column."""
+    tables: dict[int, str] = {}
+    for item in (part.strip() for part in spec.split(",")):
+        if not item:
+            continue
+        name, sep, ranges = item.rpartition(":")
+        name = name.strip()
+        if not sep or not name:
+            raise CliError(f"--arbitres : « {item} » : écrivez NOM:PREMIÈRE-DERNIÈRE table "
+                           "(par exemple Anne:1-40)")
+        low, dash, high = ranges.strip().partition("-")
+        if not low.strip().isdigit() or (dash and not high.strip().isdigit()):
+            raise CliError(f"--arbitres : « {item} » : tables attendues comme 1-40 ou 12")
+        first, last = int(low), int(high) if dash else int(low)
+        if first > last:
+            raise CliError(f"--arbitres : « {item} » : {first} après {last}")
+        for table in range(first, last + 1):
+            if table in tables and tables[table] != name:
+                raise CliError(f"--arbitres : la table {table} est à la fois à "
+                               f"{tables[table]} et à {name}")
+            tables[table] = name
+    left = []
+    for player in players:
+        if player["table"] in tables:
+            player["arbiter"] = tables[player["table"]]
+        elif not player.get("arbiter"):
+            left.append(player["table"])
+    if left and warnings is not None:
+        shown = ", ".join(str(t) for t in left[:10]) + (" …" if len(left) > 10 else "")
+        warnings.append(f"{len(left)} joueur(s) sans arbitre (tables {shown}) : ils forment "
+                        "un groupe à part pour la moyenne de la règle 5.7")
+
+
 def _open_session(path: Path, lexicon_path: str | None, station: str = "kiosque"):
     from .session import Session, SessionError
 
@@ -176,12 +211,16 @@ def cmd_nouvelle(args) -> int:
         raise CliError("--partie-source ne sert qu'avec --tirage fichier")
     warnings: list[str] = []
     players = read_players(args.joueurs, warnings) if args.joueurs else []
+    if args.arbitres:
+        if not players:
+            raise CliError("--arbitres : donnez aussi la liste des joueurs (--joueurs)")
+        assign_arbiters(players, args.arbitres, warnings)
     for warning in warnings:
         print(f"attention : {warning}", file=sys.stderr)
     seed = args.graine if args.graine is not None else int(time.time()) % 10**9
     config = Config(seed=seed, seconds=seconds, warning=warning_seconds(seconds),
                     blitz=seconds <= 60, draw_mode=args.tirage, players=players, source=source,
-                    event=_event(args) or None)
+                    event=_event(args) or None, original=args.originale)
     path = Path(args.fichier) if args.fichier else new_game_path()
     session = _create(path, lexicon, config)
     print(f"nouvelle partie : {path}")
@@ -331,7 +370,8 @@ def _field_read(name: str, field: dict) -> str:
 
 
 def cmd_lire(args) -> int:
-    from .reading import list_photos, read_photo
+    """Read a folder of photos against the coup being collected (from its chrono's start)."""
+    from .reading import collecting_coup, list_photos, read_photo
     from .session import SessionError
 
     path = _game_file(args.partie)
@@ -339,24 +379,29 @@ def cmd_lire(args) -> int:
     try:
         photos, others = list_photos(args.dossier)
     except FileNotFoundError as exc:
+        session.journal.close()
         raise CliError(str(exc)) from exc
-    played = len(session.game.played()) if session.game else 0
-    coup = args.coup if args.coup is not None else played
-    if not played:
+    collecting = collecting_coup(session)
+    if collecting is None:
         session.journal.close()
-        raise CliError("aucun top encore joué dans cette partie : lisez les bulletins après "
-                       "l'annonce du top")
-    if coup < 1 or coup > played:
+        raise CliError("aucun chrono encore lancé dans cette partie : les bulletins se lisent "
+                       "dès que le chrono du coup a démarré")
+    coup = args.coup if args.coup is not None else collecting
+    if coup < 1 or coup > collecting:
         session.journal.close()
-        raise CliError(f"pas de coup {coup} joué : le dernier top est celui du coup {played}")
+        raise CliError(f"pas de coup {coup} à lire : le coup en cours de ramassage est le "
+                       f"coup {collecting}")
     for other in others:
         print(f"{other.name} : ignoré (pas une photo)")
-    already = {str(Path(e.data["photo"]).resolve()) for e in session.journal.events()
-               if e.kind == "lecture" and e.data.get("photo") and int(e.data["coup"]) == coup}
-    status, skipped = 0, 0
+    # a photo is one bulletin: read once, whatever the coup it was read for
+    already = {str(Path(e.data["photo"]).resolve()): int(e.data["coup"])
+               for e in session.journal.events()
+               if e.kind == "lecture" and e.data.get("photo")}
+    status, skipped, previous = 0, 0, 0
     for photo in photos:
         if str(photo.resolve()) in already and not args.relire:
-            print(f"{photo.name} : déjà lue pour le coup {coup}, ignorée (--relire pour la relire)")
+            print(f"{photo.name} : déjà lue pour le coup {already[str(photo.resolve())]}, "
+                  "ignorée (--relire pour la relire)")
             skipped += 1
             continue
         data = read_photo(photo, session, coup)
@@ -371,10 +416,17 @@ def cmd_lire(args) -> int:
                                                                        "score"))
         line = {"photo": photo.name, "statut": data["status"], "message": data["message"]}
         status_word = STATUS_WORDS.get(data["status"], data["status"].replace("_", " "))
+        if data.get("precedent"):
+            previous += 1
+            status_word = "coup précédent ?"
+            line["coup_precedent"] = data["precedent"]["coup"]
         print(json.dumps(line, ensure_ascii=False) if args.json else
               f"{photo.name} : {status_word} — {data['message']} — {read}")
     print(f"{len(photos) - skipped} photo(s) lue(s) pour le coup {coup}, "
           f"{len(others) + skipped} fichier(s) ignoré(s) ; à confirmer sur l'écran de correction")
+    if previous:
+        print(f"{previous} bulletin(s) « coup précédent ? » : le juge-arbitre décide de leur "
+              "coup à l'écran de correction (Entrée sur la ligne)")
     session.journal.close()
     return status
 
@@ -523,6 +575,12 @@ def build_parser() -> argparse.ArgumentParser:
                    "partie du kiosque (.json), partie Eliot (.xml) ou texte (un tirage par "
                    "ligne, « - » devant un tirage rejeté)")
     p.add_argument("--joueurs", metavar="JOUEURS.csv", help="liste des joueurs : table;nom;club")
+    p.add_argument("--arbitres", metavar="NOM:1-40,…",
+                   help="tables de chaque arbitre (moyenne de la règle 5.7), par exemple "
+                   "« Anne:1-40,Marc:41-80 » ; sinon la colonne arbitre de la liste des joueurs")
+    p.add_argument("--originale", action="store_true",
+                   help="partie originale : la pénalité des avertissements commence au 6e "
+                   "(comme en blitz)")
     p.add_argument("--fichier", metavar="PARTIE", help="fichier de la partie (défaut : dans "
                    "$KIOSK_PARTIES ou ~/.local/share/duplicate-kiosk/parties)")
     event_options(p)
@@ -559,7 +617,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("lire", help="lire un dossier de photos de bulletins (coup en cours)")
     p.add_argument("dossier", metavar="DOSSIER", help="dossier des photos")
     p.add_argument("--partie", help="fichier de la partie (défaut : la plus récente)")
-    p.add_argument("--coup", type=int, help="numéro du coup (défaut : le dernier top joué)")
+    p.add_argument("--coup", type=int, help="numéro du coup (défaut : celui dont le chrono "
+                   "est lancé, en cours de ramassage)")
     p.add_argument("--poste", default=f"poste-{os.getpid()}", help="nom de ce poste d'arbitrage")
     p.add_argument("--lexique", "--lexicon", dest="lexique", metavar="LISTE",
                    help="liste de mots de la partie")

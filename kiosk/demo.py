@@ -172,6 +172,9 @@ class Autopilot:
         """Do the next thing a juge-arbitre would do; False once the game is over."""
         m = self.machine
         s = m.session
+        if m.mode == "rejet":  # the juge-arbitre confirms rejecting a valid tirage
+            m.key("o")
+            return True
         if m.mode is not None:
             m.key("escape")
             return True

@@ -15,12 +15,13 @@ from dataclasses import dataclass
 from speech import texts
 
 from .chrono import Countdown
+from .form import FORM_FIELDS, FORM_NAMES, Form, FormError
 from .session import Reading, Session, SessionError
 
 #: What the help overlay (H) shows, key by key.
 HELP = (
     ("Espace", "étape suivante"),
-    ("R", "rejeter le tirage (tout retourne au sac)"),
+    ("R", "rejeter le tirage (confirmation s'il est valable)"),
     ("M", "taper un tirage à la main"),
     ("P", "pause / reprise du chrono"),
     ("T", "tops à égalité : choisir"),
@@ -29,14 +30,18 @@ HELP = (
     ("F", "plein écran / fenêtre"),
     ("Tab", "correction : écran de l'arbitre / écran de salle"),
     ("↑ ↓  Entrée", "correction : choisir un bulletin, le confirmer"),
-    ("E", "correction : corriger un champ lu, ou décider d'un résultat"),
-    ("O", "correction : top à tous les joueurs restants"),
+    ("E", "correction : modifier le bulletin (Tab : champ suivant) ou décider d'un résultat"),
     ("N", "correction : taper un bulletin (sans photo)"),
+    ("B  /  T", "correction, joueur sans résultat : bulletin absent (zéro) / top"),
+    ("O", "correction : top à tous les joueurs restants"),
+    ("I", "correction, un zéro : motif indiqué au joueur, oui / non (5.7)"),
+    ("Z  /  V", "correction : agrandir la photo / photo brute"),
     ("Suppr", "correction : écarter un bulletin lu (photo en double…)"),
     ("H", "afficher / masquer cette aide"),
     ("Échap", "quitter (confirmation ; rien n'est perdu)"),
 )
 
+#: the four fields of a bulletin shown in the correction list (the form adds the raccord)
 EDITABLE = ("table", "word", "ref", "score")
 #: how often the running chrono's second is journaled (what a power cut can cost)
 CHECKPOINT_SECONDS = 10.0
@@ -48,7 +53,9 @@ OUTCOME_WORDS = {"ok": "OK", "avertissement": "avertissement", "penalite": "pén
 def outcome_text(outcome) -> str:
     value = getattr(outcome, "value", outcome)
     return OUTCOME_WORDS.get(value, str(value))
-FIELD_NAMES = {"table": "table", "word": "mot", "ref": "référence", "score": "score"}
+FIELD_NAMES = dict(FORM_NAMES)
+#: the cursor jumps this many rows with Page up / Page down
+PAGE_ROWS = 10
 
 
 @dataclass(frozen=True)
@@ -65,13 +72,16 @@ class Machine:
         self.session = session
         self.clock = clock
         self.effects: list[Effect] = []
-        self.mode: str | None = None  # aide, quitter, annuler, manuel, egalite, edition
+        # aide, quitter, annuler, manuel, egalite, edition, modif, ecarter, rejet, precedent
+        self.mode: str | None = None
         self.buffer = ""
         self.message = ""
         self.last_announcement: str | None = None
         self.flash_rejet: tuple[str, str] | None = None  # rejected letters and why
         self.cursor = 0
-        self.edit_field = 0
+        self.form: Form | None = None  # the bulletin form (mode "edition")
+        self.zoom = False  # correction: the photo enlarged (Z)
+        self.raw_photo = False  # correction: the photo as taken instead of straightened (V)
         self.arbiter_screen = True  # in correction: the arbiter's screen, Tab for the room
         self.countdown: Countdown | None = None
         self.undo_what: str | None = None  # what U is about to cancel, for its confirmation
@@ -151,6 +161,7 @@ class Machine:
             "aide": self._key_help, "quitter": self._key_quit, "annuler": self._key_undo,
             "manuel": self._key_manual, "egalite": self._key_tie, "edition": self._key_edit,
             "modif": self._key_amend, "ecarter": self._key_discard,
+            "rejet": self._key_reject, "precedent": self._key_previous,
         }.get(self.mode or "")
         if handler is not None:
             handler(name, text)
@@ -185,7 +196,7 @@ class Machine:
             if self.step == "correction" and not self._may_leave_correction():
                 return
             self.start_manual()
-        elif name == "t":
+        elif name == "t" and self.step != "correction":
             self.show_ties()
         elif self.step == "correction":
             self._key_correction(name)
@@ -252,26 +263,90 @@ class Machine:
             self.choose_top(int(text) - 1)
 
     def _key_edit(self, name: str, text: str) -> None:
+        """The bulletin form: Tab / Shift-Tab between fields, Enter saves all, Échap drops."""
+        form = self.form
+        if form is None:
+            self.mode = None
+            return
         if name == "escape":
-            self.mode, self.buffer = None, ""
-        elif name == "tab":
-            self.edit_field = (self.edit_field + 1) % len(EDITABLE)
-            self.buffer = ""
+            self.mode, self.form = None, None
+            self.message = "modification abandonnée : rien n'est enregistré"
+        elif name in ("shift+tab", "backtab", "up"):
+            form.move(-1)
+        elif name in ("tab", "down"):
+            form.move(1)
         elif name == "backspace":
-            self.buffer = self.buffer[:-1]
+            form.backspace()
         elif name in ("return", "enter"):
-            value, self.mode, self.buffer = self.buffer, None, ""
-            reading = self.selected_reading()
-            if reading is not None:
-                field = EDITABLE[self.edit_field]
-                if value.strip() or self.field_value(reading, field) in (None, ""):
-                    self.edit(reading.seq, field, value)
-                else:  # Enter on an empty line keeps what is there: nothing erased by mistake
-                    self.message = f"champ « {FIELD_NAMES[field]} » gardé"
-                if reading.status == "saisie" and self.edit_field < len(EDITABLE) - 1:
-                    self.mode, self.edit_field = "edition", self.edit_field + 1  # next field
-        elif text and text.isprintable():
-            self.buffer += text
+            self.save_form()
+        elif text and text.isprintable() and text != " ":
+            self.message = form.type(text)
+
+    def save_form(self) -> None:
+        """Enter in the form: every field in one journal event; the form stays open on a
+        value that cannot be saved (the cursor on it), nothing typed is lost."""
+        form = self.form
+        try:
+            changed = form.changed()
+            values = form.all_values()
+        except FormError as exc:
+            form.index, form.fresh = FORM_FIELDS.index(exc.field), False
+            self.message = str(exc)
+            return
+        if form.reading is None:  # N: a new bulletin typed at the kiosk, one "lecture" event
+            coup = self.session.coup
+            extra = {"raccord": values.pop("raccord")} if values.get("raccord") else {}
+            fields = {name: {"value": values[name], "confidence": None} for name in EDITABLE}
+            data = {"coup": coup.number, "photo": None, "status": "saisie",
+                    "message": "saisi au clavier", "fields": fields}
+            if extra:
+                data["extra"] = extra
+            seq = self.add_reading(data)
+            if seq is None:
+                return
+            self.mode, self.form = None, None
+            self.cursor = self._row_index(("lecture", seq))
+            self.message = "bulletin saisi : " + self._proposal_text(seq)
+            return
+        if not changed:
+            self.mode, self.form = None, None
+            self.message = "rien de modifié"
+            return
+        if self._record("edition", {"lecture": form.reading, "fields": changed}) is None:
+            return
+        self.mode, self.form = None, None
+        names = ", ".join(FIELD_NAMES[n] for n in FORM_FIELDS if n in changed)
+        self.message = f"enregistré ({names}) : " + self._proposal_text(form.reading)
+
+    def _proposal_text(self, seq: int) -> str:
+        reading = self.session.pending.get(seq)
+        if reading is None:
+            return ""
+        try:
+            decision = self.session.propose(reading.coup, reading.bulletin_dict())
+        except Exception:  # noqa: BLE001 - said on the screen by the row itself
+            return "Entrée pour confirmer"
+        return (f"{outcome_text(decision.outcome)} {decision.score} proposé — Entrée pour "
+                "confirmer")
+
+    def open_form(self, reading: Reading | None, start: int = 0) -> None:
+        current: dict[str, object] = {}
+        if reading is not None:
+            current = {name: self.field_value(reading, name) for name in EDITABLE}
+            current["raccord"] = reading.extra.get("raccord")
+        self.form = Form.open(reading.seq if reading is not None else None, current, start)
+        self.mode = "edition"
+
+    @property
+    def edit_field(self) -> tuple:
+        """What the open form shows (the runner redraws when it changes)."""
+        return self.screen_state()
+
+    def screen_state(self) -> tuple:
+        """Everything the correction screen shows besides the journal: form, zoom, photo."""
+        form = self.form
+        typed = (form.index, tuple(form.values.values())) if form is not None else None
+        return (typed, self.zoom, self.raw_photo, self.cursor)
 
     @staticmethod
     def field_value(reading: Reading, field: str) -> object:
@@ -292,36 +367,89 @@ class Machine:
             self.buffer += text
 
     def _key_correction(self, name: str) -> None:
-        rows = len(self.pending()) + len(self.recorded_tables())
-        if name in ("down", "j"):
-            self.cursor = min(self.cursor + 1, max(0, rows - 1))
-        elif name in ("up", "k"):
-            self.cursor = max(0, self.cursor - 1)
-        elif name in ("return", "enter"):
-            reading = self.selected_reading()
-            if reading is None:
-                self.message = "aucun bulletin à confirmer"
+        rows = self.rows()
+        last = max(0, len(rows) - 1)
+        moves = {"down": 1, "j": 1, "up": -1, "k": -1, "page down": PAGE_ROWS,
+                 "page up": -PAGE_ROWS}
+        if name in moves or name in ("home", "end"):
+            before = self.cursor
+            if name == "home":
+                self.cursor = 0
+            elif name == "end":
+                self.cursor = last
             else:
-                self.confirm(reading.seq)
+                self.cursor = max(0, min(last, self.cursor + moves[name]))
+            if self.cursor != before:
+                self.raw_photo = False  # another bulletin: its straightened photo first
+            return
+        kind, item = rows[self.cursor] if rows else (None, None)
+        if name in ("return", "enter"):
+            if kind == "lecture" and item.precedent:
+                self.mode = "precedent"  # the arbiter says which coup, first
+            elif kind == "lecture":
+                self.confirm(item.seq)
+            elif kind == "sans":
+                self.message = (f"table {item} sans résultat : T pour le top, B pour bulletin "
+                                "absent (zéro), E pour taper son bulletin")
+            else:
+                self.message = "aucun bulletin à confirmer"
         elif name == "e":
-            if self.selected_reading() is not None:
-                self.mode, self.buffer, self.edit_field = "edition", "", 0
-            elif self.selected_table() is not None:
+            if kind == "lecture":
+                self.open_form(item)
+            elif kind == "enregistre":
                 self.mode, self.buffer = "modif", ""
+            elif kind == "sans":
+                self.typed_bulletin(table=item)
             else:
                 self.message = "aucun bulletin à modifier"
         elif name == "o":
             self.top_to_all()
         elif name == "n":
             self.typed_bulletin()
-        elif name in ("delete", "backspace"):
-            reading = self.selected_reading()
-            if reading is None:
-                self.message = "aucun bulletin à écarter"
+        elif name == "b":
+            if kind == "sans":
+                self.absent(item)
             else:
+                self.message = "B : bulletin absent, pour un joueur sans résultat (bas de liste)"
+        elif name == "t":
+            if kind == "sans":
+                self.top_to(item)
+            else:
+                self.message = "T : le top, pour un joueur sans résultat (bas de liste)"
+        elif name == "i":
+            if kind == "enregistre":
+                self.toggle_told(item)
+            else:
+                self.message = "I : pour un zéro enregistré (motif indiqué au joueur)"
+        elif name == "z":
+            self.zoom = not self.zoom
+        elif name == "v":
+            self.raw_photo = not self.raw_photo
+        elif name in ("delete", "backspace"):
+            if kind == "lecture":
                 self.mode = "ecarter"
+            else:
+                self.message = "aucun bulletin à écarter"
         elif name == "tab":
             self.arbiter_screen = not self.arbiter_screen
+
+    def _key_previous(self, name: str, text: str) -> None:
+        """« coup précédent ? »: P files the reading under the coup it fits, G keeps it."""
+        self.mode = None
+        reading = self.selected_reading()
+        if reading is None or not reading.precedent:
+            return
+        before = int(reading.precedent["coup"])
+        if name == "p":
+            if self._record("classement", {"lecture": reading.seq, "coup": before}):
+                self.message = (f"bulletin classé au coup {before} : "
+                                + self._proposal_text(reading.seq))
+        elif name == "g":
+            if self._record("classement", {"lecture": reading.seq, "coup": reading.coup}):
+                self.message = (f"bulletin gardé au coup {reading.coup} : "
+                                + self._proposal_text(reading.seq))
+        else:
+            self.message = "bulletin laissé en attente (coup précédent ?)"
 
     # -- the steps ------------------------------------------------------------------------------
     def advance(self) -> None:
@@ -400,13 +528,17 @@ class Machine:
             if raw.get("rejections") and self.flash_rejet is None:
                 self.flash_rejet = (raw["rejections"][-1]["tirage"], "tirage rejeté")
             return
+        coup = s.coup
+        # the rejections already made on this coup (the juge-arbitre's R) are not new
+        known = len(coup.rejections) if coup is not None and coup.top is None else 0
         data = self._record("tirage", {"mode": "aleatoire"})
         if data is None:
             return
+        self.flash_rejet = None
         if data.get("fin"):
             self.finish()
             return
-        if data.get("rejections"):
+        if data.get("rejections", [])[known:]:
             letters, reason = data["rejections"][-1]
             self.flash_rejet = (letters, reason)
             self._say(texts.rejected(reason))
@@ -478,11 +610,16 @@ class Machine:
             self.message = (f"{data.get('reason')} : R pour le rejeter, "
                             "Espace pour l'annoncer quand même")
 
-    def reject(self, reason: str = "rejeté par le juge-arbitre") -> None:
+    def reject(self, reason: str = "rejeté par le juge-arbitre", confirmed: bool = False) -> None:
+        """R: the letters go back to the bag. A valid tirage is rejected only once confirmed;
+        then the juge-arbitre chooses: Space for a new random tirage, or M to type one."""
         coup = self.session.coup
         if self.step not in ("tirage", "annonce") or coup is None or not coup.tirage \
                 or coup.top is not None:
             self.message = "aucun tirage à rejeter (R avant le chrono seulement)"
+            return
+        if not confirmed and self.session.game.check(coup).valid:
+            self.mode = "rejet"
             return
         letters = coup.tirage
         if self._record("rejet", {"reason": reason}) is None:
@@ -490,11 +627,17 @@ class Machine:
         self.flash_rejet = (letters, reason)
         self._say(texts.rejected(reason))
         if self.config.draw_mode == "aleatoire":
-            data = self._record("tirage", {"mode": "aleatoire"})
-            if data and data.get("fin"):
-                self.finish()
+            self.message = ("tirage rejeté : Espace pour un nouveau tirage aléatoire, "
+                            "M pour taper le tirage")
         else:
             self.mode, self.buffer = "manuel", ""
+
+    def _key_reject(self, name: str, text: str) -> None:
+        self.mode = None
+        if name in ("o", "return", "enter"):
+            self.reject(confirmed=True)
+        else:
+            self.message = "tirage gardé"
 
     def toggle_pause(self) -> None:
         if self.step != "chrono" or self.countdown is None:
@@ -572,18 +715,44 @@ class Machine:
         return [t for t in sorted(self.session.results.players)
                 if self.session.results.history(t, coup.number)]
 
+    def missing_rows(self) -> list[int]:
+        """Players with no result for the current coup and no bulletin waiting: at the bottom."""
+        coup = self.session.coup
+        if coup is None or coup.top is None:
+            return []
+        waiting = {self.field_value(r, "table") for r in self.pending() if r.coup == coup.number}
+        return [t for t in self.session.missing_tables(coup.number) if t not in waiting]
+
+    def rows(self) -> list[tuple[str, object]]:
+        """The correction list: ("lecture", Reading), ("enregistre", table), ("sans", table)."""
+        rows: list[tuple[str, object]] = [("lecture", r) for r in self.pending()]
+        rows += [("enregistre", t) for t in self.recorded_tables()]
+        rows += [("sans", t) for t in self.missing_rows()]
+        self.cursor = max(0, min(self.cursor, len(rows) - 1))
+        return rows
+
+    def _row_index(self, key: tuple[str, object]) -> int:
+        for i, (kind, item) in enumerate(self.rows()):
+            if kind == key[0] and (item.seq if kind == "lecture" else item) == key[1]:
+                return i
+        return self.cursor
+
+    def selected(self) -> tuple[str, object] | tuple[None, None]:
+        rows = self.rows()
+        return rows[self.cursor] if rows else (None, None)
+
     def selected_reading(self) -> Reading | None:
-        rows = self.pending()
-        total = len(rows) + len(self.recorded_tables())
-        self.cursor = max(0, min(self.cursor, total - 1))
-        return rows[self.cursor] if self.cursor < len(rows) else None
+        kind, item = self.selected()
+        return item if kind == "lecture" else None
 
     def selected_table(self) -> int | None:
-        """The recorded result under the cursor, if the cursor is past the waiting bulletins."""
-        waiting = len(self.pending())
-        tables = self.recorded_tables()
-        index = self.cursor - waiting
-        return tables[index] if 0 <= index < len(tables) else None
+        """The recorded result under the cursor (a table), if the cursor is on one."""
+        kind, item = self.selected()
+        return item if kind == "enregistre" else None
+
+    def selected_missing(self) -> int | None:
+        kind, item = self.selected()
+        return item if kind == "sans" else None
 
     def amend(self, table: int, typed: str) -> None:
         """An arbiter's decision on a recorded result: new score or outcome, with a reason."""
@@ -611,21 +780,20 @@ class Machine:
         data = self._record("lecture", reading)
         return self.session.applied if data is not None else None
 
-    def typed_bulletin(self) -> None:
-        """N: a bulletin typed at the kiosk (no photo): an empty line, then E for each field."""
+    def typed_bulletin(self, table: int | None = None) -> None:
+        """N: a bulletin typed at the kiosk (no photo): the form, written once on Enter."""
         coup = self.session.coup
         if coup is None or coup.top is None:
             self.message = "pas encore de top pour ce coup"
             return
-        fields = {name: {"value": None, "confidence": None} for name in EDITABLE}
-        seq = self.add_reading({"coup": coup.number, "photo": None, "status": "saisie",
-                                "message": "saisi au clavier", "fields": fields})
-        if seq is not None:
-            self.cursor = [r.seq for r in self.pending()].index(seq)
-            self.mode, self.buffer, self.edit_field = "edition", "", 0
+        self.open_form(None)
+        if table is not None:  # E on a player without a result: his table is already there
+            self.form.values["table"] = str(table)
+            self.form.index = 1
 
     def edit(self, reading_seq: int, field: str, value: str) -> None:
-        if field not in EDITABLE:
+        """One field typed for a reading (the form writes all its fields at once)."""
+        if field not in FORM_FIELDS:
             self.message = f"champ inconnu : {field}"
             return
         clean: object = value.strip() or None
@@ -634,7 +802,7 @@ class Machine:
                 self.message = f"{FIELD_NAMES[field]} : un nombre est attendu"
                 return
             clean = int(str(clean))
-        if self._record("edition", {"lecture": reading_seq, "field": field, "value": clean}):
+        if self._record("edition", {"lecture": reading_seq, "fields": {field: clean}}):
             self.message = f"champ « {FIELD_NAMES[field]} » enregistré"
 
     def confirm(self, reading_seq: int) -> None:
@@ -657,26 +825,26 @@ class Machine:
                             "décision de l'arbitre")
             return
         refused = len(self.session.refused)
+        # a zero's reason is given to the player with his bulletin (5.7): I clears it
         data = self._record("bulletin", {"coup": reading.coup, "bulletin": bulletin,
-                                         "lecture": reading_seq})
+                                         "lecture": reading_seq, "motif_indique": True})
         if data is None:
             return
         if len(self.session.refused) > refused:
             self.message = self.session.refused[-1]
         else:
-            table = bulletin.get("table")
             decision = self.session.results.decision(table, reading.coup)
             self.message = f"table {table} : {outcome_text(decision.outcome)}, {decision.score} points"
+            if decision.outcome.value == "zero":
+                self.message += " — motif indiqué au joueur (I : ne l'a pas été)"
 
     def top_to_all(self) -> None:
         coup = self.session.coup
         if coup is None or coup.top is None:
             self.message = "pas encore de top pour ce coup"
             return
-        waiting = {r.fields.get("table", {}).get("value") for r in self.pending()
-                   if r.coup == coup.number}
         missing = self.session.missing_tables(coup.number)
-        tables = [t for t in missing if t not in waiting]  # a bulletin waits: it decides
+        tables = self.missing_rows()  # a bulletin waits: it decides
         if not tables:
             self.message = ("tous les joueurs ont déjà un résultat pour ce coup" if not missing
                             else "les joueurs restants ont un bulletin à confirmer")
@@ -686,3 +854,28 @@ class Machine:
             if len(tables) < len(missing):
                 self.message += (f" ; {len(missing) - len(tables)} joueur(s) ont un bulletin "
                                  "à confirmer")
+
+    def top_to(self, table: int) -> None:
+        """T on a player without a result: he played the top."""
+        coup = self.session.coup
+        if self._record("top_tous", {"coup": coup.number, "tables": [table]}) is not None:
+            self.message = f"table {table} : top, {coup.top.score} points"
+
+    def absent(self, table: int) -> None:
+        """B on a player without a result: no bulletin handed in, a zero (5.4)."""
+        coup = self.session.coup
+        if self._record("absent", {"coup": coup.number, "table": table}) is not None:
+            self.message = f"table {table} : bulletin absent, zéro"
+
+    def toggle_told(self, table: int) -> None:
+        """I on a recorded zero: was the player told why? (5.7: the average applies if not)."""
+        coup = self.session.coup.number
+        results = self.session.results
+        if results.decision(table, coup).outcome.value != "zero":
+            self.message = f"table {table} : pas de zéro au coup {coup}, rien à indiquer"
+            return
+        told = (table, coup) in results.told
+        if self._record("motif", {"coup": coup, "table": table, "indique": not told}):
+            self.message = (f"table {table} : motif indiqué au joueur" if not told else
+                            f"table {table} : motif non indiqué au joueur — s'il rejoue ce mot, "
+                            "moyenne des joueurs de son arbitre (5.7)")

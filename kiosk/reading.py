@@ -4,11 +4,20 @@ The kiosk needs four fields with a confidence each, a status and a message.
 If the reader cannot be imported or cannot work (no trained model yet), each
 photo still gives a clear result — "illisible", with the reason — and the
 arbiter types the fields: nothing stops the game.
+
+A bulletin is read against the coup being collected (its legal moves exist
+as soon as its tirage is out). One that fits no move of that coup but fits
+one of the coup before is marked « coup précédent ? » and waits for the
+arbiter: a photo is never filed under another coup by the reader alone.
+The correction screen shows the photo straightened (:func:`bulletin_image`).
 """
 
 from __future__ import annotations
 
+from collections import OrderedDict
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from .session import Session
 
@@ -32,29 +41,147 @@ def _unavailable(photo: str, reason: str) -> dict:
             "fields": {name: {"value": None, "confidence": 0.0} for name in FIELDS}}
 
 
-def read_photo(path: str | Path, session: Session, coup: int) -> dict:
-    """Read one photo for ``coup`` against the game's legal moves; the ``lecture`` event data."""
-    photo = str(path)
+#: a reading with one of these statuses found no bulletin content to match against a coup
+_NO_CONTENT = {"illisible", "bulletin_non_trouve", "photo_floue", "photo_sombre",
+               "bulletin_vierge", "plusieurs_bulletins"}
+PREVIOUS_MESSAGE = "coup précédent ? : ce bulletin ne correspond à aucun coup du coup {coup}"
+
+
+def collecting_coup(session: Session) -> int | None:
+    """The coup whose bulletins are being handed in: the last one whose chrono has started.
+
+    Before the next chrono starts (its tirage shown, announced) the bulletins still
+    arriving are the previous coup's; None before the first chrono.
+    """
+    coup = session.coup
+    if coup is None:
+        return None
+    started = session.step in ("chrono", "ramassage", "top", "correction", "fin") \
+        and bool(coup.tirage)
+    number = coup.number if started else coup.number - 1
+    return number if number >= 1 else None
+
+
+def _reader():
+    """vision's reader, or the reason there is none (French)."""
     try:
         from vision.reader import read_bulletin
     except Exception as exc:  # noqa: BLE001 - any import failure means "no reader"
-        data = _unavailable(photo, f"lecteur de bulletins indisponible ({exc}) : saisie à la main")
-        data["coup"] = coup
-        return data
+        return f"lecteur de bulletins indisponible ({exc}) : saisie à la main"
+    return read_bulletin
+
+
+def _read(photo: str, session: Session, coup: int):
+    read_bulletin = _reader()
     moves, _ = session.moves(coup)
     board = session.game.board_before(coup)
     tables = sorted(session.results.players) or None
-    reading = read_bulletin(photo, candidates=moves, board=board, tables=tables)
+    return read_bulletin(photo, candidates=moves, board=board, tables=tables)
+
+
+def _fields(reading) -> dict:
     values = reading.bulletin()
     fields = {}
     for name in FIELDS:
         fv = getattr(reading, name)
         fields[name] = {"value": values.get(name),
                         "confidence": round(float(fv.confidence), 4) if fv else 0.0}
+    return fields
+
+
+def read_photo(path: str | Path, session: Session, coup: int, previous: bool = True) -> dict:
+    """Read one photo for ``coup`` against the game's legal moves; the ``lecture`` event data.
+
+    ``previous``: when the bulletin fits no move of ``coup``, it is read again against
+    coup − 1's moves; if it fits there, the event says so (« coup précédent ? »).
+    """
+    photo = str(path)
+    if isinstance(_reader(), str):  # no reader installed: the arbiter types the fields
+        data = _unavailable(photo, _reader())
+        data["coup"] = coup
+        return data
+    reading = _read(photo, session, coup)
+    values = reading.bulletin()
     data = {"coup": coup, "photo": photo, "status": reading.status, "message": reading.message,
-            "fields": fields, "flagged": list(reading.flagged)}
+            "fields": _fields(reading), "flagged": list(reading.flagged),
+            "cells": {k: list(v) for k, v in reading.cell_keys.items() if v}}
     extra = {k: values[k] for k in ("raccord", "sens", "illisible", "blanc", "plusieurs", "ratures")
              if values.get(k)}
     if extra:
         data["extra"] = extra
+    if previous and coup > 1 and reading.status not in _NO_CONTENT and reading.word is not None \
+            and reading.word.value and (not reading.legal or reading.flagged):
+        before = _read(photo, session, coup - 1)
+        # it fits the coup before, and better than this one (a move there, read without doubt)
+        if before.legal and (not reading.legal or not before.flagged):
+            data["precedent"] = {"coup": coup - 1, "fields": _fields(before),
+                                 "flagged": list(before.flagged),
+                                 "cells": {k: list(v) for k, v in before.cell_keys.items() if v}}
+            data["status"] = "a_verifier"
+            data["message"] = PREVIOUS_MESSAGE.format(coup=coup)
     return data
+
+
+# -- the photo on the correction screen ----------------------------------------------------------
+@dataclass
+class BulletinImage:
+    """A photo straightened by the reader's page stage, with its boxes (fractions of it)."""
+
+    rgb: Any  # rows × columns × 3 (RGB), straightened; None when no page was found
+    boxes: dict
+    method: str
+    raw: Any  # the photo as taken (RGB), shown on demand
+    problem: str = ""  # why there is no straightened page
+
+
+_IMAGES: OrderedDict[tuple, BulletinImage | str] = OrderedDict()
+IMAGE_CACHE = 24
+
+
+def bulletin_image(photo: str | None) -> BulletinImage | str:
+    """The straightened bulletin of a photo, or why it cannot be shown (French).
+
+    Kept in a small cache by path and modification time: the arbiter goes up and down
+    the list and each photo is straightened once.
+    """
+    if not photo:
+        return "bulletin saisi au clavier : pas de photo"
+    path = Path(photo)
+    try:
+        key = (str(path.resolve()), path.stat().st_mtime_ns)
+    except OSError:
+        return f"photo introuvable sur ce poste : {photo}"
+    cached = _IMAGES.get(key)
+    if cached is not None:
+        _IMAGES.move_to_end(key)
+        return cached
+    _IMAGES[key] = result = _straighten(path)
+    while len(_IMAGES) > IMAGE_CACHE:
+        _IMAGES.popitem(last=False)
+    return result
+
+
+def _straighten(path: Path) -> BulletinImage | str:
+    try:
+        import cv2
+
+        from vision.load import load_image
+        from vision.rectified import rectify
+        from vision.status import VisionError
+    except ImportError as exc:
+        return f"lecteur de bulletins indisponible ({exc}) : photo non affichable"
+    try:
+        raw = load_image(path)
+    except VisionError as exc:
+        return f"photo non affichable : {exc}"
+    except Exception as exc:  # noqa: BLE001 - a photo must never stop the correction
+        return f"photo non affichable ({type(exc).__name__}: {exc})"
+    raw_rgb = cv2.cvtColor(raw, cv2.COLOR_BGR2RGB)
+    try:
+        page = rectify(raw)
+    except VisionError as exc:  # no page found: the photo as taken, and why
+        return BulletinImage(None, {}, "", raw_rgb, str(exc))
+    except Exception as exc:  # noqa: BLE001
+        return BulletinImage(None, {}, "", raw_rgb, f"{type(exc).__name__}: {exc}")
+    return BulletinImage(cv2.cvtColor(page.image, cv2.COLOR_BGR2RGB), page.boxes, page.method,
+                         raw_rgb)

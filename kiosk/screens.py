@@ -8,11 +8,12 @@ import pygame
 from display import fonts, theme
 from display.render import render
 
-from .machine import EDITABLE, FIELD_NAMES, HELP, Machine
-from .views import arbiter_rows, room_view
+from .correction_screen import draw_arbiter, wrap
+from .machine import HELP, Machine
+from .views import room_view
 
-LOW = (255, 120, 90)  # a low-confidence field
-SELECTED = (48, 70, 110)
+__all__ = ["compose", "draw_arbiter", "draw_overlays"]
+_wrap = wrap  # the correction screen's wrapping, for the prompts
 
 
 def _text(surface: pygame.Surface, text: str, pos: tuple[int, int], size: int,
@@ -23,72 +24,6 @@ def _text(surface: pygame.Surface, text: str, pos: tuple[int, int], size: int,
     image = fonts.font(size).render(text, True, colour)
     surface.blit(image, pos)
     return image.get_height()
-
-
-def draw_arbiter(machine: Machine, surface: pygame.Surface) -> None:
-    """The correction screen: each bulletin with what was read, its confidence, the decision."""
-    w, h = surface.get_size()
-    surface.fill(theme.BACKGROUND)
-    s = machine.session
-    coup = s.coup
-    number = coup.number if coup else 0
-    top = coup.top if coup else None
-    line = max(12, h // 34)
-    y = line // 2
-    title = f"Correction du coup {number}"
-    if top is not None:
-        title += f" — top {top.word} {top.ref} {top.score}"
-    y += _text(surface, title, (line, y), int(line * 1.3), theme.ACCENT, w - 2 * line) + line // 2
-    missing = len(s.missing_tables(number)) if number and s.results.coups_played >= number else 0
-    y += _text(surface, f"{len(machine.pending())} bulletin(s) à confirmer · {missing} joueur(s) "
-               "sans résultat · Entrée : confirmer · E : modifier · O : top à tous les restants",
-               (line, y), int(line * 0.8), theme.TEXT_DIM, w - 2 * line) + line // 2
-    columns = [0.0, 0.04, 0.13, 0.33, 0.44, 0.52, 0.69, 1.0]
-    usable = w - 2 * line
-
-    def cell(i: int, text: str, colour, size: int = line) -> None:
-        left = line + int(columns[i] * usable)
-        width = int((columns[i + 1] - columns[i]) * usable) - line // 2
-        _text(surface, text, (left, y), size, colour, width)
-
-    heads = ["", *[FIELD_NAMES[n] for n in EDITABLE], "décision", "motifs"]
-    for i, head in enumerate(heads):
-        cell(i, head, theme.TEXT_DIM)
-    y += int(line * 1.4)
-    for row in arbiter_rows(machine):
-        if y > h - 3 * line:
-            break
-        if row.selected:
-            pygame.draw.rect(surface, SELECTED, (line // 2, y - 2, w - line, int(line * 1.3)))
-        colour = theme.ACCENT if row.label == "à confirmer" else theme.TEXT
-        cell(0, "●" if row.label == "à confirmer" else "✓", colour)
-        for i, field in enumerate(row.fields, start=1):
-            text = field.text if field.confidence is None else \
-                f"{field.text} ({field.confidence:.0%})"
-            cell(i, text, LOW if field.low else theme.TEXT)
-        cell(5, row.decision, colour)
-        if not row.selected:  # the selected one's reasons come in full below
-            cell(6, row.reasons or row.status, theme.TEXT_DIM, int(line * 0.8))
-        y += int(line * 1.35)
-        if row.selected and (row.reasons or row.status):
-            # the selected bulletin's reasons in full, readable, under its line
-            for text in _wrap(row.reasons or row.status, int(line * 0.8), usable - 2 * line):
-                y += _text(surface, text, (line * 2, y), int(line * 0.8), theme.TEXT)
-            y += line // 3
-
-
-def _wrap(text: str, size: int, width: int) -> list[str]:
-    """Lines of ``text`` (cut between words) that fit ``width`` at font ``size``."""
-    font = fonts.font(size)
-    lines, current = [], ""
-    for word in text.split(" "):
-        candidate = f"{current} {word}".strip()
-        if current and font.size(candidate)[0] > width:
-            lines.append(current)
-            current = word
-        else:
-            current = candidate
-    return [*lines, current] if current else lines
 
 
 def draw_overlays(machine: Machine, surface: pygame.Surface) -> None:
@@ -102,11 +37,13 @@ def draw_overlays(machine: Machine, surface: pygame.Surface) -> None:
         y = box.y + line
         y += _text(surface, "Touches du juge-arbitre", (box.x + line, y), int(line * 1.2),
                    theme.ACCENT) + line // 2
+        step = min(int(line * 1.3), (box.bottom - line // 2 - y) // len(HELP))
+        size = min(line, int(step / 1.15))
         for key, what in HELP:
-            _text(surface, key, (box.x + line, y), line, theme.ACCENT)
-            _text(surface, what, (box.x + box.width // 3, y), line, theme.TEXT,
+            _text(surface, key, (box.x + line, y), size, theme.ACCENT)
+            _text(surface, what, (box.x + box.width // 3, y), size, theme.TEXT,
                   2 * box.width // 3 - line)
-            y += int(line * 1.3)
+            y += step
         return
     prompt = _prompt(machine)
     if prompt:
@@ -158,16 +95,24 @@ def _prompt(machine: Machine) -> list[str]:
         return [f"Décision de l'arbitre pour la table {machine.selected_table()} :",
                 machine.buffer + "_",
                 "« 25 motif » (nouveau score) ou « zero motif », « avertissement motif »…"]
-    if mode == "edition":
-        field = EDITABLE[machine.edit_field]
-        name = FIELD_NAMES[field]
+    if mode == "rejet":
+        coup = machine.session.coup
+        letters = coup.tirage if coup is not None else ""
+        return [f"Rejeter le tirage {letters} ? Il est valable.",
+                "O ou Entrée : rejeter (toutes les lettres retournent au sac) · "
+                "autre touche : le garder",
+                "Après le rejet : Espace pour un nouveau tirage aléatoire, M pour le taper"]
+    if mode == "precedent":
         reading = machine.selected_reading()
-        current = machine.field_value(reading, field) if reading is not None else None
-        head = f"Modifier le champ « {name} » (Tab : champ suivant)"
-        if current not in (None, ""):
-            return [f"{head} — actuel : {current}", machine.buffer + "_",
-                    "Entrée : enregistrer (vide : garder l'actuel) · Échap : abandonner"]
-        return [head + " :", machine.buffer + "_", "Entrée : enregistrer · Échap : abandonner"]
+        if reading is None or not reading.precedent:
+            return []
+        before = reading.precedent
+        values = {k: (v or {}).get("value") for k, v in (before.get("fields") or {}).items()}
+        read = " ".join(str(values.get(k) or "—") for k in ("table", "word", "ref", "score"))
+        return [f"Coup précédent ? Ce bulletin ne correspond à aucun coup du coup {reading.coup}, "
+                f"mais à un coup du coup {before['coup']} : {read}",
+                f"P : le classer au coup {before['coup']} · G : le garder au coup {reading.coup} "
+                "· autre touche : décider plus tard"]
     return []
 
 

@@ -26,6 +26,8 @@ from .journal import Event, Journal
 
 #: The steps of a coup, in order; "accueil" before the first, "fin" after the last.
 STEPS = ("accueil", "tirage", "annonce", "chrono", "ramassage", "top", "correction", "fin")
+#: fields of a reading kept beside the four read ones (the correction takes them too)
+EXTRA_FIELDS = ("raccord", "sens")
 #: Events the juge-arbitre can undo with U (the steps of the coup).
 UNDOABLE = ("tirage", "rejet", "etape", "top", "choix_top")
 
@@ -49,6 +51,13 @@ class Config:
     max_coups: int | None = None  # the demo may stop early
     #: the event header of the printed results: epreuve, date, lieu, juge_arbitre
     event: dict | None = None
+    #: a « partie originale »: the warning penalty starts at the 6th, as in blitz (rule 5.7)
+    original: bool = False
+
+    @property
+    def sixth_warning(self) -> bool:
+        """Blitz and « partie originale »: the 5-point warning penalty from the 6th warning."""
+        return bool(self.blitz or self.original)
 
     def to_dict(self) -> dict:
         return dict(self.__dict__)
@@ -57,6 +66,16 @@ class Config:
     def from_dict(cls, data: dict) -> Config:
         known = set(cls.__dataclass_fields__)
         return cls(**{k: v for k, v in data.items() if k in known})
+
+
+#: what the reader may say of a photo (crossed cells, a blank page…): doubts shown to the
+#: arbiter, never a fault by themselves — the decision is made from the fields (rule 5.2's
+#: « présentation » warning is the arbiter's own decision)
+READER_HINTS = ("illisible", "blanc", "plusieurs", "ratures")
+HINT_TEXTS = {"illisible": "le lecteur n'a pas pu lire la photo",
+              "blanc": "le lecteur voit un bulletin blanc",
+              "plusieurs": "le lecteur voit plusieurs bulletins sur la photo",
+              "ratures": "le lecteur voit des ratures : regardez la photo"}
 
 
 @dataclass
@@ -69,11 +88,16 @@ class Reading:
     status: str
     message: str = ""
     photo: str | None = None
-    extra: dict = field(default_factory=dict)  # raccord, sens, reader's flags (ratures…)
+    extra: dict = field(default_factory=dict)  # raccord, sens
     flagged: tuple[str, ...] = ()  # fields the reader asks the arbiter to check
+    cells: dict[str, list[str]] = field(default_factory=dict)  # field -> the reader's cell keys
+    hints: tuple[str, ...] = ()  # the reader's doubts (READER_HINTS), not faults
+    #: {"coup": n, "fields", "cells", "flagged"}: fits no move of its coup but one of coup n
+    precedent: dict | None = None
 
     def bulletin_dict(self) -> dict:
-        data = dict(self.extra)
+        """What goes to the correction: the fields as read or typed, never the reader's doubts."""
+        data = {k: v for k, v in self.extra.items() if k not in READER_HINTS}
         data.update({name: f.get("value") for name, f in self.fields.items()})
         data["coup"] = self.coup
         return data
@@ -242,7 +266,7 @@ class Session:
         self.config = Config.from_dict(data)
         settings = GameSettings(self.config.seconds, self.config.blitz, auto_reject=True)
         self.game = Game(self.config.seed, settings, self.lexicon.sha256)
-        self.results = GameResults(ResultsSettings(blitz_or_original=self.config.blitz))
+        self.results = GameResults(ResultsSettings(blitz_or_original=self.config.sixth_warning))
         for p in self.config.players:
             self.results.add_player(Player(int(p["table"]), str(p["name"]), p.get("licence"),
                                            p.get("club"), p.get("arbiter"), p.get("serie"),
@@ -322,19 +346,60 @@ class Session:
         self.step = "top"
 
     def _on_lecture(self, data: dict, seq: int) -> None:
-        self.pending[seq] = Reading(seq, int(data["coup"]), dict(data.get("fields") or {}),
+        coup = int(data["coup"])
+        if not 1 <= coup <= len(self.game.coups):
+            raise ResultsError(f"coup {coup} pas encore commencé")
+        extra = dict(data.get("extra") or {})
+        hints = tuple(k for k in READER_HINTS if extra.pop(k, None))
+        self.pending[seq] = Reading(seq, coup, dict(data.get("fields") or {}),
                                     str(data.get("status", "ok")), str(data.get("message", "")),
-                                    data.get("photo"), dict(data.get("extra") or {}),
-                                    tuple(data.get("flagged") or ()))
+                                    data.get("photo"), extra, tuple(data.get("flagged") or ()),
+                                    dict(data.get("cells") or {}), hints,
+                                    data.get("precedent") or None)
 
     def _on_edition(self, data: dict, seq: int) -> None:
+        """The arbiter's values for a reading: every field of the form in one event (older
+        journals: one ``field``/``value`` per event)."""
         reading = self.pending.get(int(data["lecture"]))
         if reading is None:
             raise ResultsError("bulletin déjà confirmé ou inconnu")
-        reading.fields[str(data["field"])] = {"value": data["value"], "confidence": 1.0,
-                                              "arbitre": True}
-        for flag in ("illisible", "blanc"):  # the arbiter read what the reader could not
-            reading.extra.pop(flag, None)
+        values = data.get("fields")
+        if values is None:
+            values = {str(data["field"]): data["value"]}
+        for name, value in dict(values).items():
+            if name in EXTRA_FIELDS:
+                if value in (None, ""):
+                    reading.extra.pop(name, None)
+                else:
+                    reading.extra[name] = value
+            else:
+                reading.fields[str(name)] = {"value": value, "confidence": 1.0, "arbitre": True}
+        reading.hints = ()  # the arbiter has looked at the bulletin: the reader's doubts are moot
+        reading.precedent = None
+
+    def _on_classement(self, data: dict, seq: int) -> None:
+        """The arbiter files a reading under a coup (« coup précédent ? » answered)."""
+        reading = self.pending.get(int(data["lecture"]))
+        if reading is None:
+            raise ResultsError("bulletin déjà confirmé ou inconnu")
+        coup = int(data["coup"])
+        if not 1 <= coup <= len(self.game.coups):
+            raise ResultsError(f"coup {coup} pas encore commencé")
+        before = reading.precedent or {}
+        if before.get("coup") == coup:  # read again against that coup's moves: its fields
+            reading.fields = dict(before.get("fields") or reading.fields)
+            reading.cells = dict(before.get("cells") or reading.cells)
+            reading.flagged = tuple(before.get("flagged") or ())
+        reading.coup = coup
+        reading.precedent = None
+
+    def _on_absent(self, data: dict, seq: int) -> None:
+        """No bulletin from this player for this coup: a zero (5.4)."""
+        self.results.record_absent(int(data["table"]), int(data["coup"]))
+
+    def _on_motif(self, data: dict, seq: int) -> None:
+        """Whether the player was told why his zero (5.7: the average applies only if not)."""
+        self.results.notify(int(data["table"]), int(data["coup"]), bool(data["indique"]))
 
     def _on_ecarte(self, data: dict, seq: int) -> None:
         """A reading set aside by the arbiter (a photo taken twice…): kept in the journal."""
@@ -348,11 +413,14 @@ class Session:
         self.pending.pop(int(data.get("lecture") or 0), None)
         c = self.game.coups[coup - 1]
         try:
-            self.results.submit(Bulletin.from_dict(bulletin), self.game.board_before(coup),
-                                c.tirage, self.lexicon, coup=coup)
+            entry = self.results.submit(Bulletin.from_dict(bulletin), self.game.board_before(coup),
+                                        c.tirage, self.lexicon, coup=coup)
         except ResultsError as exc:
             # Two stations confirming the same table: the journal's first one counts.
             self.refused.append(f"bulletin refusé (événement {seq}) : {exc}")
+            return
+        if data.get("motif_indique") and entry.decision.outcome is Outcome.ZERO:
+            self.results.notify(int(bulletin["table"]), coup)
 
     def _on_resultats(self, data: dict, seq: int) -> None:
         """Decisions taken by another program (a game imported from Eliot), kept as they were."""

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from display.view import Countdown, RankLine, Screen, Top, View
 
 from .machine import EDITABLE, FIELD_NAMES, Machine, outcome_text
+from .session import HINT_TEXTS, READER_HINTS, Reading
 
 #: a field read with less confidence than this is highlighted for the arbiter, as are the
 #: fields the reader itself flags (the reader's own threshold is 0.9 too)
@@ -82,60 +83,172 @@ class FieldCell:
 
 @dataclass(frozen=True)
 class ArbiterRow:
-    """One line of the correction screen: a bulletin waiting, or a result recorded."""
+    """One line of the correction screen: a bulletin waiting, a result recorded, or a player
+    without a result (``kind``: "lecture", "enregistre", "sans")."""
 
-    label: str  # "à confirmer" / "enregistré"
+    label: str  # "à confirmer", the entry's source ("correction", "top"…), "sans résultat"
     fields: tuple[FieldCell, ...]
     decision: str  # outcome and score, proposed or recorded
     reasons: str
     selected: bool = False
     status: str = ""
+    kind: str = "lecture"
+    table: int | None = None
+    name: str = ""  # the player's name, when the table is known
+    #: what the arbiter should know besides the rules' reasons: the reader's doubts,
+    #: « coup précédent ? », whether a zero's reason was told to the player
+    notes: tuple[str, ...] = ()
+    told: bool | None = None  # a recorded zero: motif indiqué au joueur (5.7)
+    seq: int | None = None  # the reading's event, for a waiting bulletin
+    previous: int | None = None  # « coup précédent ? »: the coup the bulletin fits
 
 
 def _field_text(name: str, value: object) -> str:
     return "—" if value in (None, "") else str(value)
 
 
+def doubtful_fields(reading: Reading) -> list[str]:
+    """The fields the arbiter must look at: flagged by the reader or read with low confidence."""
+    out = []
+    for name in EDITABLE:
+        f = reading.fields.get(name) or {}
+        if f.get("arbitre"):
+            continue
+        conf = f.get("confidence")
+        if name in reading.flagged or (conf is not None and float(conf) < LOW_CONFIDENCE):
+            out.append(name)
+    word = reading.fields.get("word") or {}
+    if not word.get("arbitre") and ("jokers" in reading.flagged or "coup_illegal"
+                                    in reading.flagged) and "word" not in out:
+        out.append("word")
+    return out
+
+
+def doubtful_boxes(reading: Reading, word_row: int = 1) -> list[tuple[str, bool]]:
+    """The boxes to outline on the photo, as (box key, strong): each cell the reader used for
+    a doubtful field, or the field's whole box when it read none; a circled joker strong."""
+    boxes: list[tuple[str, bool]] = []
+    for name in doubtful_fields(reading):
+        cells = list(reading.cells.get(name) or [])
+        if name == "word":
+            value = str((reading.fields.get("word") or {}).get("value") or "")
+            jokers = {i for i, ch in enumerate(value) if ch.islower()}
+            if cells:
+                boxes += [(key, i in jokers) for i, key in enumerate(cells)]
+            else:
+                boxes.append((f"row:{word_row}", False))
+        elif cells:
+            boxes += [(key, False) for key in cells]
+        else:
+            boxes.append((f"field:{name}", False))
+    return boxes
+
+
+_PROPOSALS: dict[tuple, tuple[str, str, tuple]] = {}
+
+
+def _proposal(s, reading: Reading) -> tuple[str, str, tuple]:
+    """Outcome text, reasons and the decision's candidates, for one waiting bulletin (cached
+    while the journal does not move: the screen is redrawn at every key)."""
+    bulletin = reading.bulletin_dict()
+    key = (id(s), s.applied, reading.seq, repr(sorted(bulletin.items(), key=str)), reading.coup)
+    found = _PROPOSALS.get(key)
+    if found is not None:
+        return found
+    try:
+        decision = s.propose(reading.coup, bulletin)
+        found = (f"{outcome_text(decision.outcome)} {decision.score}",
+                 "; ".join(decision.reasons), decision.candidates)
+    except Exception as exc:  # noqa: BLE001 - a reading the engine cannot take: show why
+        found = ("?", str(exc), ())
+    if len(_PROPOSALS) > 512:
+        _PROPOSALS.clear()
+    _PROPOSALS[key] = found
+    return found
+
+
+def propose_values(machine: Machine, reading: Reading | None, values: dict) -> str:
+    """The decision the form's values would get, live, while the arbiter types."""
+    s = machine.session
+    coup = reading.coup if reading is not None else s.coup.number
+    extra = reading.extra if reading is not None else {}
+    bulletin = {k: v for k, v in extra.items() if k not in READER_HINTS}
+    bulletin.update(values)
+    bulletin["coup"] = coup
+    try:
+        decision = s.propose(coup, bulletin)
+    except Exception as exc:  # noqa: BLE001 - said, not raised: the arbiter is typing
+        return f"? ({exc})"
+    return f"{outcome_text(decision.outcome)} {decision.score} — {'; '.join(decision.reasons)}"
+
+
 def arbiter_rows(machine: Machine) -> list[ArbiterRow]:
-    """Waiting bulletins first (with what was read and how sure), then the coup's results."""
+    """Waiting bulletins first (what was read and how sure), then the coup's results, then
+    the players without a result (table and name)."""
     s = machine.session
     coup = s.coup
     if coup is None:
         return []
     rows = []
-    selected = machine.selected_reading()
+    kind_selected, item_selected = machine.selected()
+    players = s.results.players
     for reading in machine.pending():
         cells = []
+        doubtful = doubtful_fields(reading)
         for name in EDITABLE:
             f = reading.fields.get(name) or {}
             conf = f.get("confidence")
             conf = None if f.get("arbitre") or conf is None else float(conf)
-            low = conf is not None and (conf < LOW_CONFIDENCE or name in reading.flagged)
             cells.append(FieldCell(FIELD_NAMES[name], _field_text(name, f.get("value")), conf,
-                                   low))
-        try:
-            decision = s.propose(reading.coup, reading.bulletin_dict())
-            proposed = f"{outcome_text(decision.outcome)} {decision.score}"
-            reasons = "; ".join(decision.reasons)
-        except Exception as exc:  # a reading the engine cannot take: show why, decide nothing
-            proposed, reasons = "?", str(exc)
+                                   name in doubtful))
+        proposed, reasons, _ = _proposal(s, reading)
         status = reading.message or reading.status
+        notes = [HINT_TEXTS[h] for h in reading.hints]
+        previous = int(reading.precedent["coup"]) if reading.precedent else None
+        if previous is not None:
+            notes.insert(0, f"coup précédent ? il correspond à un coup du coup {previous} : "
+                         f"Entrée pour décider")
         if reading.coup != coup.number:
             status = f"coup {reading.coup} : {status}"
             reasons = f"bulletin du coup {reading.coup}" + (f" ; {reasons}" if reasons else "")
+        table = machine.field_value(reading, "table")
+        player = players.get(table) if isinstance(table, int) else None
         rows.append(ArbiterRow("à confirmer", tuple(cells), proposed, reasons,
-                               selected is reading, status))
-    chosen = machine.selected_table()
+                               kind_selected == "lecture" and item_selected is reading, status,
+                               "lecture", table if isinstance(table, int) else None,
+                               player.name if player else "", tuple(notes), None, reading.seq,
+                               previous))
     for table in machine.recorded_tables():
         entry = s.results.history(table, coup.number)[-1]
         b = entry.bulletin
-        values = {"table": table, "word": b.word if b else (entry.decision.placement.word
-                                                            if entry.decision.placement else ""),
-                  "ref": b.ref if b else entry.decision.ref,
-                  "score": b.score if b else entry.decision.score}
+        d = entry.decision
+        values = {"table": table, "word": b.word if b else (d.placement.word
+                                                            if d.placement else ""),
+                  "ref": b.ref if b else d.ref,
+                  "score": b.score if b else d.score}
         cells = tuple(FieldCell(FIELD_NAMES[n], _field_text(n, values[n]), None, False)
                       for n in EDITABLE)
-        rows.append(ArbiterRow(entry.source, cells,
-                               f"{outcome_text(entry.decision.outcome)} {entry.decision.score}",
-                               "; ".join(entry.decision.reasons), table == chosen))
+        told = None
+        notes = []
+        if d.outcome.value == "zero":
+            told = (table, coup.number) in s.results.told
+            notes.append("motif indiqué au joueur" if told else
+                         "motif NON indiqué au joueur (5.7)")
+        score = s.results.coup_score(table, coup.number)
+        decision = f"{outcome_text(d.outcome)} {d.score}"
+        if s.results.replayed_invalid(table, coup.number):
+            group = len(s.results.arbiter_group(table))
+            decision = f"{outcome_text(d.outcome)} → {score}"
+            notes.append(f"même mot non valable rejoué : moyenne de {group} joueur(s) "
+                         "du même arbitre (5.7)")
+        rows.append(ArbiterRow(entry.source, cells, decision, "; ".join(d.reasons),
+                               kind_selected == "enregistre" and item_selected == table,
+                               "", "enregistre", table, players[table].name, tuple(notes), told))
+    for table in machine.missing_rows():
+        cells = (FieldCell(FIELD_NAMES["table"], str(table), None, False),
+                 *(FieldCell(FIELD_NAMES[n], "", None, False) for n in EDITABLE[1:]))
+        rows.append(ArbiterRow("sans résultat", cells, "", "T : top · B : bulletin absent · "
+                               "E : taper son bulletin",
+                               kind_selected == "sans" and item_selected == table, "", "sans",
+                               table, players[table].name))
     return rows

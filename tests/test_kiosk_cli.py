@@ -104,12 +104,13 @@ def test_lire_folder_with_non_images_and_export(env, capsys):
     folder = env / "photos"
     folder.mkdir()
     assert main(["lire", str(folder), "--partie", str(path)]) == 2
-    assert "aucun top encore joué dans cette partie" in capsys.readouterr().err  # not « coup 0 »
+    assert "aucun chrono encore lancé dans cette partie" in capsys.readouterr().err  # not « coup 0 »
     session.record("top", {})
     top = session.game.coups[0].top
     journal.close()
     assert main(["lire", str(folder), "--partie", str(path), "--coup", "4"]) == 2
-    assert "pas de coup 4 joué : le dernier top est celui du coup 1" in capsys.readouterr().err
+    assert "pas de coup 4 à lire : le coup en cours de ramassage est le coup 1" in \
+        capsys.readouterr().err
     (folder / "notes.txt").write_text("pas une photo")
     (folder / "vide.jpg").write_bytes(b"")
     (folder / "faux.png").write_bytes(b"\x89PNG\r\n\x1a\n" + b"\x00" * 40)
