@@ -223,7 +223,10 @@ class RoomDisplay:
                 if not any(e.kind == "quit" for e in events):
                     events.append(DisplayEvent("quit"))
             elif event.type == pygame.KEYDOWN:
-                events.append(DisplayEvent("key", pygame.key.name(event.key), event.unicode))
+                name = pygame.key.name(event.key)
+                if name == "tab" and event.mod & pygame.KMOD_SHIFT:
+                    name = "shift+tab"  # the correction form goes back a field
+                events.append(DisplayEvent("key", name, event.unicode))
             elif event.type in (pygame.VIDEORESIZE, pygame.WINDOWSIZECHANGED):
                 redraw = True
             elif event.type in (pygame.WINDOWEXPOSED, pygame.WINDOWRESTORED,

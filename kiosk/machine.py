@@ -54,6 +54,9 @@ def outcome_text(outcome) -> str:
     value = getattr(outcome, "value", outcome)
     return OUTCOME_WORDS.get(value, str(value))
 FIELD_NAMES = dict(FORM_NAMES)
+#: a field read with less confidence than this is doubtful: highlighted, outlined on the photo,
+#: and where E opens the form (the reader's own threshold is 0.9 too)
+LOW_CONFIDENCE = 0.9
 #: the cursor jumps this many rows with Page up / Page down
 PAGE_ROWS = 10
 
@@ -349,6 +352,15 @@ class Machine:
         return (typed, self.zoom, self.raw_photo, self.cursor)
 
     @staticmethod
+    def _doubtful(reading: Reading, name: str) -> bool:
+        """A field the reader flagged or read with low confidence (not one the arbiter typed)."""
+        f = reading.fields.get(name) or {}
+        if f.get("arbitre"):
+            return False
+        conf = f.get("confidence")
+        return name in reading.flagged or (conf is not None and float(conf) < LOW_CONFIDENCE)
+
+    @staticmethod
     def field_value(reading: Reading, field: str) -> object:
         return (reading.fields.get(field) or {}).get("value")
 
@@ -394,8 +406,9 @@ class Machine:
             else:
                 self.message = "aucun bulletin à confirmer"
         elif name == "e":
-            if kind == "lecture":
-                self.open_form(item)
+            if kind == "lecture":  # on the first field to check: the misread one, usually
+                doubtful = [n for n in EDITABLE if self._doubtful(item, n)]
+                self.open_form(item, FORM_FIELDS.index(doubtful[0]) if doubtful else 0)
             elif kind == "enregistre":
                 self.mode, self.buffer = "modif", ""
             elif kind == "sans":
@@ -737,6 +750,16 @@ class Machine:
                 return i
         return self.cursor
 
+    def next_work(self, after: int = 0) -> None:
+        """The cursor to what is left to do: the next waiting bulletin (from row ``after``),
+        else the first one, else the first player without a result."""
+        rows = self.rows()
+        kinds = [kind for kind, _ in rows]
+        for start, kind in ((after, "lecture"), (0, "lecture"), (0, "sans")):
+            if kind in kinds[start:]:
+                self.cursor = kinds.index(kind, start)
+                return
+
     def selected(self) -> tuple[str, object] | tuple[None, None]:
         rows = self.rows()
         return rows[self.cursor] if rows else (None, None)
@@ -833,6 +856,7 @@ class Machine:
         if len(self.session.refused) > refused:
             self.message = self.session.refused[-1]
         else:
+            self.next_work(self.cursor)
             decision = self.session.results.decision(table, reading.coup)
             self.message = f"table {table} : {outcome_text(decision.outcome)}, {decision.score} points"
             if decision.outcome.value == "zero":
@@ -860,12 +884,14 @@ class Machine:
         coup = self.session.coup
         if self._record("top_tous", {"coup": coup.number, "tables": [table]}) is not None:
             self.message = f"table {table} : top, {coup.top.score} points"
+            self.next_work()
 
     def absent(self, table: int) -> None:
         """B on a player without a result: no bulletin handed in, a zero (5.4)."""
         coup = self.session.coup
         if self._record("absent", {"coup": coup.number, "table": table}) is not None:
             self.message = f"table {table} : bulletin absent, zéro"
+            self.next_work()
 
     def toggle_told(self, table: int) -> None:
         """I on a recorded zero: was the player told why? (5.7: the average applies if not)."""

@@ -375,7 +375,6 @@ class Session:
             else:
                 reading.fields[str(name)] = {"value": value, "confidence": 1.0, "arbitre": True}
         reading.hints = ()  # the arbiter has looked at the bulletin: the reader's doubts are moot
-        reading.precedent = None
 
     def _on_classement(self, data: dict, seq: int) -> None:
         """The arbiter files a reading under a coup (« coup précédent ? » answered)."""
@@ -386,10 +385,12 @@ class Session:
         if not 1 <= coup <= len(self.game.coups):
             raise ResultsError(f"coup {coup} pas encore commencé")
         before = reading.precedent or {}
-        if before.get("coup") == coup:  # read again against that coup's moves: its fields
-            reading.fields = dict(before.get("fields") or reading.fields)
+        # read again against that coup's moves: its fields, but what the arbiter typed stays
+        if before.get("coup") == coup:
+            typed = {n: f for n, f in reading.fields.items() if f.get("arbitre")}
+            reading.fields = {**dict(before.get("fields") or reading.fields), **typed}
             reading.cells = dict(before.get("cells") or reading.cells)
-            reading.flagged = tuple(before.get("flagged") or ())
+            reading.flagged = tuple(n for n in before.get("flagged") or () if n not in typed)
         reading.coup = coup
         reading.precedent = None
 

@@ -14,10 +14,6 @@ from display.view import Countdown, RankLine, Screen, Top, View
 from .machine import EDITABLE, FIELD_NAMES, Machine, outcome_text
 from .session import HINT_TEXTS, READER_HINTS, Reading
 
-#: a field read with less confidence than this is highlighted for the arbiter, as are the
-#: fields the reader itself flags (the reader's own threshold is 0.9 too)
-LOW_CONFIDENCE = 0.9
-
 _DRAW_MODES = {"aleatoire": "aléatoire", "manuel": "manuel (sac réel)", "fichier": "d'une partie"}
 
 
@@ -109,14 +105,7 @@ def _field_text(name: str, value: object) -> str:
 
 def doubtful_fields(reading: Reading) -> list[str]:
     """The fields the arbiter must look at: flagged by the reader or read with low confidence."""
-    out = []
-    for name in EDITABLE:
-        f = reading.fields.get(name) or {}
-        if f.get("arbitre"):
-            continue
-        conf = f.get("confidence")
-        if name in reading.flagged or (conf is not None and float(conf) < LOW_CONFIDENCE):
-            out.append(name)
+    out = [name for name in EDITABLE if Machine._doubtful(reading, name)]
     word = reading.fields.get("word") or {}
     if not word.get("arbitre") and ("jokers" in reading.flagged or "coup_illegal"
                                     in reading.flagged) and "word" not in out:
@@ -148,10 +137,21 @@ _PROPOSALS: dict[tuple, tuple[str, str, tuple]] = {}
 
 
 def _proposal(s, reading: Reading) -> tuple[str, str, tuple]:
-    """Outcome text, reasons and the decision's candidates, for one waiting bulletin (cached
-    while the journal does not move: the screen is redrawn at every key)."""
+    """Outcome text, reasons and the decision's candidates, for one waiting bulletin.
+
+    Cached: the screen is redrawn at every key. A proposal depends only on the bulletin,
+    its coup (board and tirage fixed once the coup is open) and, for rule 5.7, the words
+    the player was not told about; the cache key holds exactly these.
+    """
     bulletin = reading.bulletin_dict()
-    key = (id(s), s.applied, reading.seq, repr(sorted(bulletin.items(), key=str)), reading.coup)
+    table = bulletin.get("table")
+    told = ()
+    if table in s.results.players:
+        told = tuple(sorted(s.results.invalid_words_not_told(table, before=reading.coup)))
+    coup = s.game.coups[reading.coup - 1] if reading.coup <= len(s.game.coups) else None
+    before = tuple(str(c.top) for c in s.game.coups[:reading.coup - 1])  # the board
+    key = (s.lexicon.sha256, reading.coup, before, coup.tirage if coup else "",
+           repr(sorted(bulletin.items(), key=str)), told)
     found = _PROPOSALS.get(key)
     if found is not None:
         return found

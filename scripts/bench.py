@@ -2,7 +2,7 @@
 import importlib
 import sys
 
-MODULES = ["engine.bench", "speech.bench", "display.bench", "vision.bench"]
+MODULES = ["engine.bench", "speech.bench", "display.bench", "vision.bench", "kiosk.bench"]
 
 
 def main() -> int:

@@ -245,9 +245,8 @@ def test_correction_mode_lists_confidences_and_edits(tmp_path, lexicon):
     low = [cell.name for cell in rows[0].fields if cell.low]
     assert low == ["score"]
     assert rows[0].decision.startswith("avertissement")
-    machine.key("e")
-    for _ in range(3):  # table → mot → référence → score
-        machine.key("tab")
+    machine.key("e")  # the form opens on the doubtful field, the score
+    assert machine.form.name == "score"
     for ch in str(top.score):
         machine.key(ch, ch)
     machine.key("return")
