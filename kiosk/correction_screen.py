@@ -120,24 +120,15 @@ def _word(surface: pygame.Surface, word: str, pos: tuple[int, int], size: int,
 
 
 # -- the photo -----------------------------------------------------------------------------------
-_SURFACES: dict[tuple, pygame.Surface] = {}
-
-
 def _surface_of(image: BulletinImage, raw: bool) -> pygame.Surface:
-    """The photo as a pygame surface (cached; a raw photo is reduced to 1600 pixels first)."""
-    key = (id(image), raw)
-    found = _SURFACES.get(key)
+    """The photo as a pygame surface, kept with the image (both leave the cache together)."""
+    found = image.drawn.get(raw)
     if found is None:
         array = image.raw if raw or image.rgb is None else image.rgb
-        if raw and max(array.shape[:2]) > 1600:
-            step = -(-max(array.shape[:2]) // 1600)
-            array = array[::step, ::step]
         array = array.copy(order="C")
         found = pygame.image.frombuffer(array.tobytes(), (array.shape[1], array.shape[0]),
                                         "RGB").copy()
-        if len(_SURFACES) > 16:
-            _SURFACES.clear()
-        _SURFACES[key] = found
+        image.drawn[raw] = found
     return found
 
 

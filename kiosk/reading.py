@@ -15,7 +15,7 @@ The correction screen shows the photo straightened (:func:`bulletin_image`).
 from __future__ import annotations
 
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -130,12 +130,17 @@ class BulletinImage:
     rgb: Any  # rows × columns × 3 (RGB), straightened; None when no page was found
     boxes: dict
     method: str
-    raw: Any  # the photo as taken (RGB), shown on demand
+    raw: Any  # the photo as taken (RGB, reduced to RAW_SIDE pixels), shown on demand
     problem: str = ""  # why there is no straightened page
+    drawn: dict = field(default_factory=dict, repr=False)  # the screen's surfaces of it
 
+
+#: the raw photo is kept at most this many pixels on its long side (a phone's 12 Mpx photo
+#: would cost 36 MB a copy)
+RAW_SIDE = 1600
 
 _IMAGES: OrderedDict[tuple, BulletinImage | str] = OrderedDict()
-IMAGE_CACHE = 24
+IMAGE_CACHE = 8
 
 
 def bulletin_image(photo: str | None) -> BulletinImage | str:
@@ -176,7 +181,10 @@ def _straighten(path: Path) -> BulletinImage | str:
         return f"photo non affichable : {exc}"
     except Exception as exc:  # noqa: BLE001 - a photo must never stop the correction
         return f"photo non affichable ({type(exc).__name__}: {exc})"
-    raw_rgb = cv2.cvtColor(raw, cv2.COLOR_BGR2RGB)
+    scale = RAW_SIDE / max(raw.shape[:2])
+    small = cv2.resize(raw, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) \
+        if scale < 1 else raw
+    raw_rgb = cv2.cvtColor(small, cv2.COLOR_BGR2RGB)
     try:
         page = rectify(raw)
     except VisionError as exc:  # no page found: the photo as taken, and why
