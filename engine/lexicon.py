@@ -1,15 +1,19 @@
 """The word list: loading (default French list or a user's ODS), normalising, compiling, caching.
 
-The compiled DAWG is cached on disk under the SHA-256 of the list's text, so
-only the first load of a list pays for compilation. A cache file that fails
-its checksum is rebuilt, never trusted.
+The compiled DAWG is cached on disk, named by the SHA-256 of the list's text and
+by the list file's identity (path, size, modification time, inode), so that a
+later load finds it from one ``stat`` without reading or hashing the list, then
+maps it and uses it in place (no parsing). Only the first load of a list pays
+for compilation. A cache file that fails its checksum is rebuilt, never trusted.
 """
 
 from __future__ import annotations
 
 import gzip
 import hashlib
+import mmap
 import os
+import struct
 import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -20,7 +24,10 @@ from .dawg import CorruptDawg, Dawg
 DEFAULT_LIST = Path(__file__).parent / "data" / "fr-dicollecte.txt.gz"
 ENV_LEXICON = "DUPLICATE_LEXICON"
 ENV_CACHE = "DUPLICATE_CACHE_DIR"
-_COMPILER_VERSION = 1
+#: cache files of this format end so; older ones (``.v1.dawg``) are left alone, never read
+_CACHE_SUFFIX = ".v3.dawg"
+_CACHE_MAGIC = b"DUPLEX\x03\x00"
+_CACHE_HEADER = struct.Struct("<8sIII4x")  # magic, then the report's too_long, one_letter, not_words
 
 
 class LexiconError(ValueError):
@@ -133,48 +140,79 @@ class Lexicon:
     def load(cls, path: str | os.PathLike | None = None, cache_dir: Path | None = None) -> Lexicon:
         """Load ``path``, else ``$DUPLICATE_LEXICON``, else the shipped French list."""
         chosen = Path(path or os.environ.get(ENV_LEXICON) or DEFAULT_LIST)
+        folder = cache_dir or default_cache_dir()
+        key = _source_key(chosen)
+        if key is not None:
+            found = _find_cache(folder, key)
+            if found is not None:
+                digest, dawg, report = found
+                return cls(dawg, digest, str(chosen), report)
         text = _read_text(chosen)
         digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
-        cache = (cache_dir or default_cache_dir()) / f"{digest}.v{_COMPILER_VERSION}.dawg"
-        cached = _read_cache(cache)
-        if cached is not None:
-            dawg, report = cached
-            return cls(dawg, digest, str(chosen), report)
-        words, report = normalise_list(text.splitlines())
-        if not words:
-            raise LexiconError(f"liste de mots sans aucun mot valable : {chosen} ({report.summary()})")
-        dawg = Dawg.build(words)
-        _write_cache(cache, dawg, report)
+        dawg = Dawg.from_text(text)  # already one sorted word a line: compiled as it is
+        if dawg is not None:
+            report = LoadReport(words=dawg.word_count)
+        else:
+            words, report = normalise_list(text.splitlines())
+            if not words:
+                raise LexiconError(f"liste de mots sans aucun mot valable : {chosen} ({report.summary()})")
+            dawg = Dawg.build(words)
+        if key is not None:
+            _write_cache(folder / f"{digest}.{key}{_CACHE_SUFFIX}", dawg, report)
         return cls(dawg, digest, str(chosen), report)
 
 
-_REPORT_FIELDS = ("too_long", "one_letter", "not_words")
-
-
-def _read_cache(cache: Path) -> tuple[Dawg, LoadReport] | None:
+def _source_key(path: Path) -> str | None:
+    """What identifies the list file without reading it; ``None`` if it cannot be looked at."""
     try:
-        data = cache.read_bytes()
+        st = os.stat(path)
+        real = os.path.realpath(path)
+    except (OSError, ValueError):
+        return None
+    identity = f"{real}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ino}\0{st.st_dev}"
+    return hashlib.sha256(identity.encode("utf-8", "surrogateescape")).hexdigest()[:20]
+
+
+def _find_cache(folder: Path, key: str) -> tuple[str, Dawg, LoadReport] | None:
+    """The digest, DAWG and report cached for the list file ``key``, if a sound cache file exists."""
+    ending = f".{key}{_CACHE_SUFFIX}"
+    try:
+        names = [entry.name for entry in os.scandir(folder) if entry.name.endswith(ending)]
     except OSError:
         return None
+    for name in names:
+        found = read_cache(folder / name)
+        if found is not None:
+            return (name[: -len(ending)], *found)
+    return None
+
+
+def read_cache(cache: Path) -> tuple[Dawg, LoadReport] | None:
+    """A cache file mapped and checked (``None`` when missing or damaged: the caller rebuilds it)."""
     try:
-        head, _, body = data.partition(b"\n")
-        numbers = [int(x) for x in head.split(b",")]
-        if len(numbers) != len(_REPORT_FIELDS):
+        with open(cache, "rb") as handle:
+            mapped = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+    except (OSError, ValueError):
+        return None  # missing, unreadable or empty
+    try:
+        if len(mapped) < _CACHE_HEADER.size:
             raise CorruptDawg("en-tête")
-        dawg = Dawg.from_bytes(body)
+        magic, *numbers = _CACHE_HEADER.unpack_from(mapped)
+        if magic != _CACHE_MAGIC:
+            raise CorruptDawg("en-tête")
+        dawg = Dawg.from_buffer(mapped, _CACHE_HEADER.size)
     except (ValueError, CorruptDawg):
-        return None  # damaged: rebuilt by the caller and overwritten
-    report = LoadReport(dawg.word_count, *numbers)
-    return dawg, report
+        return None  # damaged: rebuilt by the caller and overwritten (the map goes with its views)
+    return dawg, LoadReport(dawg.word_count, *numbers)
 
 
 def _write_cache(cache: Path, dawg: Dawg, report: LoadReport) -> None:
     """Write atomically so that a crash never leaves a half-written cache behind."""
     try:
         cache.parent.mkdir(parents=True, exist_ok=True)
-        head = ",".join(str(getattr(report, name)) for name in _REPORT_FIELDS).encode()
+        head = _CACHE_HEADER.pack(_CACHE_MAGIC, report.too_long, report.one_letter, report.not_words)
         with tempfile.NamedTemporaryFile(dir=cache.parent, delete=False) as tmp:
-            tmp.write(head + b"\n" + dawg.to_bytes())
+            tmp.write(head + dawg.to_bytes())
         os.replace(tmp.name, cache)
     except OSError:
         pass  # no writable cache: the next load compiles again, nothing is lost

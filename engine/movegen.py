@@ -5,17 +5,24 @@ to a tile, or H8 on an empty grid. Left parts grow only over empty squares
 that are not anchors, so each move is produced exactly once per direction.
 A one-tile move is produced once per direction in which its main word has two
 letters or more. Every way of using a joker is its own move.
+
+The search runs in the compiled core (``engine._core``, built by ``pip install``)
+and comes back as a compact :class:`~engine.movelist.MoveList`. The same search
+written in Python, :func:`python_moves`, is the reference the tests compare the
+core against, move for move and in the same order, and the fallback where the
+core could not be built (:func:`fallback_notice` says so, once).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from operator import attrgetter
+from operator import itemgetter
 
-from .board import CENTER, PREMIUMS, SIZE, Board, Ref
-from .dawg import Dawg
+from .board import CENTER, PREMIUMS, SIZE, Board
+from .dawg import Dawg, core
 from .lexicon import Lexicon
 from .move import Move, parse_tirage
+from .movelist import REFS, MoveList, Row, expand_python, grid_bytes
 from .tiles import BINGO_BONUS, JOKER, RACK_SIZE, VALUES
 
 ALL = (1 << 26) - 1
@@ -26,46 +33,96 @@ _WM = [[p.word_multiplier for p in row] for row in PREMIUMS]
 
 #: value of a grid character: a tile's value, 0 for a joker (lower case)
 _TILE_VALUE = {**{chr(65 + i): v for i, v in enumerate(_VALUE)}, **{chr(97 + i): 0 for i in range(26)}}
-_REFS = {(r, c, h): Ref(r, c, h) for r in range(SIZE) for c in range(SIZE) for h in (True, False)}
 
 
 def _tile_value(tile: str) -> int:
     return _TILE_VALUE[tile]
 
 
-def generate_moves(board: Board, tirage: str, lexicon: Lexicon) -> list[Move]:
-    """All legal moves for ``tirage`` on ``board``, best score first."""
+if core is not None:  # the rules' numbers, decided here once, handed to the compiled search
+    core.set_rules(bytes(_VALUE), bytes(x for row in _LM for x in row), bytes(x for row in _WM for x in row),
+                   RACK_SIZE, BINGO_BONUS, *CENTER)
+
+_FALLBACK_NOTICE = ("générateur de coups compilé absent (module engine._core non construit) : "
+                    "le générateur Python, plus lent, est utilisé ; « make bootstrap » le construit")
+_notice_given = False
+
+
+def compiled() -> bool:
+    """Whether moves come from the compiled core."""
+    return core is not None
+
+
+def fallback_notice() -> str | None:
+    """The French notice that the slow generator is in use: the text the first time, then ``None``."""
+    global _notice_given
+    if core is not None or _notice_given:
+        return None
+    _notice_given = True
+    return _FALLBACK_NOTICE
+
+
+def generate_moves(board: Board, tirage: str, lexicon: Lexicon) -> MoveList:
+    """All legal moves for ``tirage`` on ``board``, best score first (ties in generation order)."""
+    tirage = parse_tirage(tirage)
+    grid = grid_bytes(board.cells)
+    graph = lexicon.dawg.graph
+    if graph is not None:
+        return MoveList(grid, *graph.generate(grid, tirage.encode("ascii")))
+    return MoveList.from_rows(grid, python_rows(board, tirage, lexicon))
+
+
+def python_moves(board: Board, tirage: str, lexicon: Lexicon) -> list[Move]:
+    """The pure-Python search, every legal move made a ``Move``, best score first."""
+    grid = grid_bytes(board.cells)
+    moves = []
+    for score, code, word, _ in python_rows(board, tirage, lexicon):
+        placed, words = expand_python(grid, code, word)
+        moves.append(Move(REFS[code], word, placed, score, words))
+    return moves
+
+
+def python_rows(board: Board, tirage: str, lexicon: Lexicon) -> list[Row]:
+    """The pure-Python search: ``(score, reference code, word, tiles | jokers << 4)`` a move,
+    best score first, ties in generation order (the compiled core's order too)."""
     tirage = parse_tirage(tirage)
     counts = [0] * 27
     for ch in tirage:
         counts[26 if ch == JOKER else ord(ch) - 65] += 1
-    moves: list[Move] = []
+    rows: list[Row] = []
     cells = board.cells
     if board.is_empty():
-        _search(lexicon, cells, counts, True, moves, first=True)
+        _search(lexicon, cells, counts, True, rows, first=True)
     else:
-        _search(lexicon, cells, counts, True, moves, first=False)
+        _search(lexicon, cells, counts, True, rows, first=False)
         transposed = [list(col) for col in zip(*cells, strict=True)]
-        _search(lexicon, transposed, counts, False, moves, first=False)
-    moves.sort(key=attrgetter("score"), reverse=True)  # stable: ties keep generation order
-    return moves
+        _search(lexicon, transposed, counts, False, rows, first=False)
+    rows.sort(key=itemgetter(0), reverse=True)  # stable: ties keep generation order
+    return rows
 
 
 def top_moves(moves: Sequence[Move], tirage_size: int = RACK_SIZE, bag_empty: bool = False) -> list[Move]:
     """The tied tops, in the rules' order of preference.
 
-    Among moves of the best score, those using no joker come first; then those
-    that end the game (bag empty and the whole tirage placed); the juge-arbitre
-    chooses among what remains.
+    Among moves of the best score, fewer jokers first (keeping both, then one,
+    then none); among those, the moves that end the game (bag empty and the
+    whole tirage placed); the juge-arbitre chooses among what remains, listed
+    in generation order. On a :class:`MoveList` only the tops become ``Move``.
     """
+    if isinstance(moves, MoveList):
+        def compact(k: int) -> tuple[int, bool]:
+            ends_game = bag_empty and moves.tiles_placed(k) == tirage_size
+            return (moves.jokers_placed(k), not ends_game)
+
+        return [moves[k] for k in sorted(range(moves.tied_count()), key=compact)]
     if not moves:
         return []
     best = max(m.score for m in moves)
     tied = [m for m in moves if m.score == best]
 
-    def preference(move: Move) -> tuple[int, int]:
+    def preference(move: Move) -> tuple[int, bool]:
         ends_game = bag_empty and len(move.placed) == tirage_size
-        return (move.jokers_used > 0, not ends_game)
+        return (move.jokers_used, not ends_game)
 
     return sorted(tied, key=preference)
 
@@ -75,7 +132,7 @@ def _search(
     grid: list[list[str | None]],
     counts: list[int],
     horizontal: bool,
-    out: list[Move],
+    out: list[Row],
     first: bool,
 ) -> None:
     dawg = lexicon.dawg
@@ -95,7 +152,7 @@ def _search_line(
     counts: list[int],
     rack_mask: int,
     horizontal: bool,
-    out: list[Move],
+    out: list[Row],
     first: bool,
 ) -> None:
     """Every move whose main word lies on line ``r`` of ``grid`` (rows, or columns transposed)."""
@@ -111,7 +168,6 @@ def _search_line(
     # Cross-checks: allowed letters, the fixed part's value, the cross word's text around.
     cross_mask = [ALL] * SIZE
     cross_sum = [-1] * SIZE
-    cross_text: list[tuple[str, str] | None] = [None] * SIZE
     anchors: list[bool] = [False] * SIZE
     if first:
         if r == CENTER[0]:
@@ -141,7 +197,6 @@ def _search_line(
                 down.append(grid[rr][c])
                 rr += 1
             prefix, suffix = "".join(up), "".join(down)
-            cross_text[c] = (prefix, suffix)
             cross_sum[c] = sum(_tile_value(t) for t in up) + sum(_tile_value(t) for t in down)
             node = dawg.walk(prefix.upper())
             allowed = 0
@@ -166,8 +221,7 @@ def _search_line(
         main_sum = 0
         mult = 1
         cross_total = 0
-        extra_words: list[tuple[str, int]] = []
-        placed: list[tuple[int, int, str]] = []
+        placed = jokers = 0
         for c in range(start, end):
             tile = cur[c]
             if not free[c]:
@@ -177,16 +231,13 @@ def _search_line(
             main_sum += v
             mult *= wm[c]
             if cross_sum[c] >= 0:
-                cross_score = (cross_sum[c] + v) * wm[c]
-                cross_total += cross_score
-                prefix, suffix = cross_text[c]
-                extra_words.append((prefix + tile + suffix, cross_score))
-            placed.append((r, c, tile) if horizontal else (c, r, tile))
-        word = "".join(cur[start:end])
-        main_score = main_sum * mult
-        score = main_score + cross_total + (BINGO_BONUS if len(placed) == RACK_SIZE else 0)
-        ref = _REFS[(r, start, True)] if horizontal else _REFS[(start, r, False)]
-        out.append(Move(ref, word, tuple(placed), score, ((word, main_score), *extra_words)))
+                cross_total += (cross_sum[c] + v) * wm[c]
+            placed += 1
+            if tile > "Z":
+                jokers += 1
+        score = main_sum * mult + cross_total + (BINGO_BONUS if placed == RACK_SIZE else 0)
+        code = r * SIZE + start if horizontal else start * SIZE + r + SIZE * SIZE
+        out.append((score, code, "".join(cur[start:end]), placed | jokers << 4))
 
     def extend_right(c: int, node: int, anchor: int, rmask: int, start: int) -> None:
         code = codes[c] if c < SIZE else -1

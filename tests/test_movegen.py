@@ -9,7 +9,7 @@ from bruteforce import brute_moves
 from engine.board import Board, Ref
 from engine.lexicon import DEFAULT_LIST, Lexicon
 from engine.move import Move
-from engine.movegen import generate_moves, top_moves
+from engine.movegen import generate_moves, python_moves, top_moves
 from engine.tiles import COUNTS
 
 WORDS = "MAISON MAISONS AISON AS SA ON NO OS SI IS MA MAIS AMI AMIS SAISON ZONE ZONES KA".split()
@@ -146,6 +146,7 @@ def test_generator_matches_brute_force_on_random_positions(seed):
         listed = [(str(m.ref), m.word, m.score) for m in moves]
         assert len(listed) == len(set(listed)), "un coup listé deux fois"
         assert set(listed) == brute_moves(board, rack, words), f"position {step}, tirage {rack}"
+        assert list(moves) == python_moves(board, rack, lex), "compiled and Python generators differ"
         compared += len(listed)
         if moves:
             for r, c, tile in rng.choice(moves[:10]).placed:
