@@ -27,11 +27,16 @@ class CliError(Exception):
 # -- helpers -------------------------------------------------------------------------------------
 def _lexicon(path: str | None):
     from engine.lexicon import Lexicon, LexiconError
+    from engine.movegen import fallback_notice
 
     try:
-        return Lexicon.load(path)
+        lexicon = Lexicon.load(path)
     except LexiconError as exc:
         raise CliError(str(exc)) from exc
+    notice = fallback_notice()  # the compiled move generator is missing: said once
+    if notice:
+        print(f"attention : {notice}", file=sys.stderr)
+    return lexicon
 
 
 def _os_reason(exc: OSError) -> str:

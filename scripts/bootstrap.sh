@@ -19,6 +19,7 @@ APT_PACKAGES=(
   sox                            # audio checks in tests
   chromium poppler-utils         # results pages checked in a real browser, PDF through pdftoppm
   fonts-comic-neue fonts-humor-sans fonts-breip fonts-sil-andika  # hand-like lettering for the bulletin generator (vision)
+  gcc libc6-dev python3-dev      # compiles the move generator (engine/_core.c) at install
 )
 
 LOCK=${LOCK:-dev}
@@ -71,8 +72,9 @@ if [ ! -x .venv/bin/python ]; then
   echo "$want" >"$stamp"
   touch -d '1970-01-02' .venv/.project  # installed just below
 fi
-# The project itself (entry points, package list): again whenever pyproject.toml changes.
-if [ pyproject.toml -nt .venv/.project ]; then
+# The project itself (entry points, package list, the compiled move generator): again whenever
+# pyproject.toml, setup.py or engine/_core.c changes.
+if [ pyproject.toml -nt .venv/.project ] || [ setup.py -nt .venv/.project ] || [ engine/_core.c -nt .venv/.project ]; then
   step "pip install (projet)" env PYTHONWARNINGS=ignore .venv/bin/python -m pip install --no-input \
     --no-deps --no-build-isolation -e .
   touch .venv/.project

@@ -225,3 +225,19 @@ def test_expand_in_c_and_in_python_agree(full):
             code, word = movelist.ref_code(moves.ref(k)), moves.word(k)
             assert dawg_module.core.expand(grid, code, word) == expand_python(grid, code, word)
         game.play(top_moves(moves, len(coup.tirage))[0])
+
+
+def test_kiosk_says_once_that_the_slow_generator_is_used(monkeypatch, capsys, tmp_path):
+    from kiosk import cli
+
+    words = tmp_path / "mots.txt"
+    words.write_text("MAISON\nMAISONS\n")
+    monkeypatch.setenv("DUPLICATE_CACHE_DIR", str(tmp_path / "cache"))
+    cli._lexicon(str(words))
+    assert capsys.readouterr().err == ""  # the core is there: nothing to say
+    monkeypatch.setattr(movegen, "core", None)
+    monkeypatch.setattr(movegen, "_notice_given", False)
+    cli._lexicon(str(words))
+    cli._lexicon(str(words))
+    err = capsys.readouterr().err
+    assert err.count("générateur de coups compilé absent") == 1 and err.startswith("attention : ")
