@@ -1,17 +1,34 @@
-"""Engine benchmark: lexicon compile/load and move generation over 20 seeded self-played games."""
+"""Engine benchmark: word list compile/load, and move generation on self-played positions.
+
+Positions come from seeded self-played games (each coup's tirage, plus a
+two-joker variant of every 4th coup). The compiled generator is timed on all
+of them over several rounds, the pure-Python one on the positions of the first
+games, interleaved position by position with the compiled one (the machine is
+shared: pairs keep the ratio honest), and, with ``--eliot CMD``, Eliot (the
+open C++ peer) through a driver of the caller's: ``CMD FILE`` reads positions
+in the ``Position`` text format, separated by blank lines, and prints one line
+``MOVES MILLISECONDS`` a position. Each figure is the median over rounds for a
+position, then median / p95 / max over positions.
+"""
 
 from __future__ import annotations
 
 import argparse
 import resource
+import shlex
 import statistics
+import subprocess
 import tempfile
 import time
 from pathlib import Path
 
+from .board import Board
 from .game import Game
 from .lexicon import Lexicon
-from .movegen import generate_moves, top_moves
+from .move import Position
+from .movegen import compiled, generate_moves, python_rows, top_moves
+
+Sample = tuple[Board, str]
 
 
 def _pct(values: list[float], q: float) -> float:
@@ -19,61 +36,143 @@ def _pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m engine.bench")
-    parser.add_argument("--games", type=int, default=20)
-    parser.add_argument("--lexicon")
-    args = parser.parse_args(argv or [])
+def _ms(fn, *args) -> float:
+    start = time.perf_counter()
+    fn(*args)
+    return (time.perf_counter() - start) * 1000
 
-    with tempfile.TemporaryDirectory() as tmp:
-        start = time.perf_counter()
-        Lexicon.load(args.lexicon, cache_dir=Path(tmp))
-        cold = time.perf_counter() - start
-        start = time.perf_counter()
-        lexicon = Lexicon.load(args.lexicon, cache_dir=Path(tmp))
-        warm = time.perf_counter() - start
-    print(f"lexique : {len(lexicon)} mots, {lexicon.dawg.node_count} nœuds")
-    print(f"compilation (à froid) : {cold:.2f} s ; chargement (cache) : {warm * 1000:.0f} ms")
 
-    times: dict[int, list[float]] = {0: [], 1: [], 2: []}
-    counts: list[int] = []
+def positions(lexicon: Lexicon, games: int) -> list[tuple[int, Sample]]:
+    """(game number, (grid, tirage)) for every coup of ``games`` self-played games and variants."""
+    out: list[tuple[int, Sample]] = []
     coups = 0
-    for seed in range(1, args.games + 1):
+    for seed in range(1, games + 1):
         game = Game(seed=seed, lexicon_sha256=lexicon.sha256)
         while not game.finished:
             coup = game.draw()
             if game.finished:
                 break
-            start = time.perf_counter()
-            moves = generate_moves(game.board, coup.tirage, lexicon)
-            elapsed = (time.perf_counter() - start) * 1000
-            times[coup.tirage.count("?")].append(elapsed)
-            counts.append(len(moves))
+            out.append((seed, (game.board.copy(), coup.tirage)))
             coups += 1
             if coups % 4 == 0 and coup.tirage.count("?") < 2:
                 # Two-joker tirages are rare in play: time a variant of this position too.
                 variant = coup.tirage.replace("?", "")[: len(coup.tirage) - 2] + "??"
-                start = time.perf_counter()
-                generate_moves(game.board, variant, lexicon)
-                times[2].append((time.perf_counter() - start) * 1000)
+                out.append((seed, (game.board.copy(), variant)))
+            moves = generate_moves(game.board, coup.tirage, lexicon)
             tops = top_moves(moves, len(coup.tirage), game.bag_count == 0)
             if not tops:
                 game.end("aucun coup possible")
             else:
                 game.play(tops[0])
-    every = times[0] + times[1]
-    print(f"{args.games} parties, {coups} coups")
-    print(f"{'jokers':>8s} {'coups':>6s} {'médiane':>9s} {'p95':>9s} {'max':>9s}  (ms, liste complète)")
-    print("(la ligne « 2 » compte aussi des variantes à deux jokers des positions jouées)")
-    for label, group in [("tous", every), *((str(k), v) for k, v in times.items())]:
-        if group:
-            print(f"{label:>8s} {len(group):6d} {statistics.median(group):9.1f} "
-                  f"{_pct(group, 0.95):9.1f} {max(group):9.1f}")
-    print(f"coups légaux par coup : médiane {statistics.median(counts):.0f}, max {max(counts)}")
+    return out
+
+
+def _row(label: str, values: list[float]) -> str:
+    if not values:
+        return f"{label:>8s} {0:6d} {'-':>9s} {'-':>9s} {'-':>9s}"
+    return (f"{label:>8s} {len(values):6d} {statistics.median(values):9.2f} {_pct(values, 0.95):9.2f} "
+            f"{max(values):9.2f}")
+
+
+def _groups(samples: list[Sample], times: list[float]) -> list[tuple[str, list[float]]]:
+    by = {k: [t for (_, tirage), t in zip(samples, times, strict=True) if tirage.count("?") == k]
+          for k in (0, 1, 2)}
+    return [("tous", by[0] + by[1]), *((str(k), v) for k, v in by.items())]
+
+
+def _table(title: str, samples: list[Sample], times: list[float]) -> None:
+    print(f"{title}\n{'jokers':>8s} {'coups':>6s} {'médiane':>9s} {'p95':>9s} {'max':>9s}  (ms)")
+    for label, group in _groups(samples, times):
+        print(_row(label, group))
+
+
+def _eliot(command: str, samples: list[Sample], rounds: int) -> tuple[list[float], list[int]] | None:
+    with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as handle:
+        handle.write("\n".join(Position(board, tirage).to_text() for board, tirage in samples))
+    runs: list[list[float]] = []
+    counts: list[int] = []
+    for _ in range(rounds):
+        try:
+            done = subprocess.run([*shlex.split(command), handle.name], capture_output=True, text=True,
+                                  timeout=600, check=True)
+            lines = [line.split() for line in done.stdout.splitlines() if line.strip()]
+            counts = [int(parts[0]) for parts in lines]
+            runs.append([float(parts[1]) for parts in lines])
+        except (OSError, subprocess.SubprocessError, ValueError, IndexError) as exc:
+            print(f"Eliot : mesure impossible ({exc})")
+            return None
+        if len(runs[-1]) != len(samples):
+            print(f"Eliot : {len(runs[-1])} résultats pour {len(samples)} positions, mesure écartée")
+            return None
+    Path(handle.name).unlink()
+    return [statistics.median(column) for column in zip(*runs, strict=True)], counts
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m engine.bench")
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--python-games", type=int, default=5,
+                        help="parties dont les positions sont aussi jouées par le générateur Python")
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--lexicon")
+    parser.add_argument("--eliot", help="commande pilote d'Eliot (voir la doc du module)")
+    args = parser.parse_args(argv or [])
+
+    cold: list[float] = []
+    warm: list[float] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for round_ in range(args.rounds):  # interleaved: compile in a fresh folder, then load its cache
+            folder = Path(tmp) / str(round_)
+            cold.append(_ms(Lexicon.load, args.lexicon, folder))
+            warm.append(_ms(Lexicon.load, args.lexicon, folder))
+        lexicon = Lexicon.load(args.lexicon, cache_dir=Path(tmp) / "0")
+    print(f"lexique : {len(lexicon)} mots, {lexicon.dawg.node_count} nœuds, {lexicon.dawg.edge_count} arcs"
+          f" ; générateur {'compilé' if compiled() else 'Python (module compilé absent)'}")
+    print(f"compilation (à froid) : médiane {statistics.median(cold):.0f} ms ; "
+          f"chargement (cache) : médiane {statistics.median(warm):.2f} ms  ({args.rounds} essais alternés)")
+
+    listed = positions(lexicon, args.games)
+    samples = [sample for _, sample in listed]
+    runs = [[_ms(generate_moves, board, tirage, lexicon) for board, tirage in samples]
+            for _ in range(args.rounds)]
+    fast = [statistics.median(column) for column in zip(*runs, strict=True)]
+    counts = [len(generate_moves(board, tirage, lexicon)) for board, tirage in samples]
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"mémoire maximale du processus : {peak:.0f} Mo")
-    print("cibles : médiane ≤ 15 ms, p95 ≤ 80 ms, deux jokers ≤ 400 ms ; "
-          "cache ≤ 1 s ; compilation ≤ 60 s ; ≤ 300 Mo")
+    print(f"\n{args.games} parties, {len(samples)} positions (avec les variantes à deux jokers), "
+          f"{args.rounds} passes ; coups légaux par position : médiane {statistics.median(counts):.0f}, "
+          f"max {max(counts)}")
+    _table("générateur compilé, liste complète des coups :", samples, fast)
+    print(f"mémoire maximale du processus (liste chargée, tous les coups générés) : {peak:.0f} Mo")
+
+    subset = [i for i, (game, _) in enumerate(listed) if game <= args.python_games]
+    paired_fast: list[float] = []
+    paired_slow: list[float] = []
+    for i in subset:  # interleaved, position by position
+        board, tirage = samples[i]
+        paired_fast.append(_ms(generate_moves, board, tirage, lexicon))
+        paired_slow.append(_ms(python_rows, board, tirage, lexicon))
+    chosen = [samples[i] for i in subset]
+    print()
+    _table(f"générateur Python (référence), positions des {args.python_games} premières parties :",
+           chosen, paired_slow)
+    ratios = [s / f for s, f in zip(paired_slow, paired_fast, strict=True) if f > 0]
+    print(f"rapport Python / compilé, position par position : médiane {statistics.median(ratios):.0f}×, "
+          f"p5 {_pct(ratios, 0.05):.0f}×")
+
+    if args.eliot:
+        measured = _eliot(args.eliot, samples, args.rounds)
+        if measured is not None:
+            eliot, eliot_counts = measured
+            print()
+            _table("Eliot (même positions, pilote externe) :", samples, eliot)
+            same = sum(a == b for a, b in zip(counts, eliot_counts, strict=True))
+            print(f"nombre de coups identique sur {same}/{len(samples)} positions")
+            ratios = [f / e for f, e in zip(fast, eliot, strict=True) if e > 0]
+            print(f"rapport compilé / Eliot, position par position : médiane {statistics.median(ratios):.2f}")
+    else:
+        print("\nEliot : non mesuré (--eliot COMMANDE pour le comparer)")
+    print("cibles : médiane ≤ 1 ms, p95 ≤ 30 ms, deux jokers p95 ≤ 60 ms ; "
+          "chargement ≤ 5 ms ; compilation ≤ 1 s ; ≤ 60 Mo")
     return 0
 
 
