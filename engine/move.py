@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -17,13 +18,36 @@ class Move:
     case (also jokers that were already on the grid). ``placed`` lists the new
     tiles as ``(row, col, tile)`` with ``tile`` lower case for a joker.
     ``words`` holds every word formed (main word first) with its score.
+
+    A move taken from a :class:`~engine.movelist.MoveList` is made with
+    :meth:`deferred`: ``placed`` and ``words`` are worked out from the grid
+    the first time they are read, so listing thousands of moves by word,
+    reference and score costs little.
     """
 
     ref: Ref
     word: str
     placed: tuple[tuple[int, int, str], ...]
     score: int
-    words: tuple[tuple[str, int], ...] = field(default=(), compare=False)
+    # default_factory leaves no class attribute, so a deferred move's missing value reaches __getattr__
+    words: tuple[tuple[str, int], ...] = field(default_factory=tuple, compare=False)
+
+    @classmethod
+    def deferred(cls, ref: Ref, word: str, score: int,
+                 details: Callable[[], tuple[tuple, tuple]]) -> Move:
+        """A move whose ``placed`` and ``words`` come from ``details()`` when first read."""
+        move = object.__new__(cls)
+        move.__dict__.update(ref=ref, word=word, score=score, _details=details)
+        return move
+
+    def __getattr__(self, name: str):
+        details = self.__dict__.get("_details")
+        if details is None or name not in ("placed", "words"):
+            raise AttributeError(name)
+        placed, words = details()
+        self.__dict__.update(placed=placed, words=words)
+        del self.__dict__["_details"]
+        return placed if name == "placed" else words
 
     @property
     def jokers_used(self) -> int:

@@ -131,8 +131,9 @@ class MoveList(Sequence[Move]):
         if move is None:
             code = self._refs[index]
             word = self.word(index)
-            placed, words = _expand(self._grid, code, word)
-            move = built[index] = Move(REFS[code], word, placed, self._scores[index], words)
+            grid = self._grid
+            move = built[index] = Move.deferred(REFS[code], word, self._scores[index],
+                                                lambda: _expand(grid, code, word))
         return move
 
     def __len__(self) -> int:
