@@ -247,6 +247,7 @@ static void left_part(Gen *g, uint32_t node, int limit, uint32_t rmask, int plen
 }
 
 static inline int tile_value(char t) { return t >= 'a' ? 0 : VALUE[t - 'A']; }
+static inline int is_tile(char t) { return (t >= 'A' && t <= 'Z') || (t >= 'a' && t <= 'z'); }
 
 static uint32_t walk(Gen *g, uint32_t node, const char *s, int len) {
     for (int i = 0; i < len && node; i++) node = child_of(g->nodes, g->edges, node, (s[i] | 32) - 'a');
@@ -464,6 +465,10 @@ static PyObject *core_expand(PyObject *mod, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "coup compact hors de la grille");
         return NULL;
     }
+    for (Py_ssize_t i = 0; i < wlen; i++)
+        if (!is_tile(word[i])) { PyErr_SetString(PyExc_ValueError, "mot non valable"); return NULL; }
+    for (int i = 0; i < SQUARES; i++)
+        if (grid[i] != '.' && !is_tile(grid[i])) { PyErr_SetString(PyExc_ValueError, "grille non valable"); return NULL; }
     PyObject *placed = PyList_New(0), *crosses = PyList_New(0), *result = NULL;
     if (!placed || !crosses) goto done;
     int main_sum = 0, mult = 1;

@@ -241,3 +241,14 @@ def test_kiosk_says_once_that_the_slow_generator_is_used(monkeypatch, capsys, tm
     cli._lexicon(str(words))
     err = capsys.readouterr().err
     assert err.count("générateur de coups compilé absent") == 1 and err.startswith("attention : ")
+
+
+def test_core_refuses_bad_input(full):
+    core, graph = dawg_module.core, full.dawg.graph
+    empty = grid_bytes(Board().cells)
+    for grid, tirage in ((b"." * 224, b"AB"), (b"." * 224 + b"1", b"AB"), (empty, b"AB1"), (empty, b"A" * 8)):
+        with pytest.raises(ValueError):
+            graph.generate(grid, tirage)
+    for code, word in ((0, "A.B"), (14, "AB"), (450, "AB"), (0, "")):
+        with pytest.raises(ValueError):
+            core.expand(empty, code, word)
