@@ -337,12 +337,12 @@ class Session:
                 raise GameError("aucun coup possible avec ce tirage")
             move = tops[min(self.top_choice, len(tops) - 1)]
             data.update(coup=number, word=move.word, ref=str(move.ref), score=move.score)
-        match = [m for m in moves if m.word == data["word"] and str(m.ref) == data["ref"]]
-        if not match:
+        move = moves.find(str(data["word"]), str(data["ref"]))  # no Move built for the others
+        if move is None:
             raise SessionError(f"top {data['word']} {data['ref']} introuvable "
                                "parmi les coups légaux")
-        self.game.play(match[0])
-        self.results.add_top(match[0].word, str(match[0].ref), match[0].score)
+        self.game.play(move)
+        self.results.add_top(move.word, str(move.ref), move.score)
         self.step = "top"
 
     def _on_lecture(self, data: dict, seq: int) -> None:
