@@ -67,8 +67,70 @@ class GameSettings:
 
     @classmethod
     def from_dict(cls, data: dict) -> GameSettings:
-        return cls(int(data.get("seconds_per_coup", 180)), bool(data.get("blitz", False)),
-                   bool(data.get("auto_reject", True)))
+        """Settings from a file: types and ranges checked (GameError with the reason)."""
+        if not isinstance(data, dict):
+            raise GameError("réglages : un objet JSON est attendu")
+        seconds = data.get("seconds_per_coup", 180)
+        if not _is_int(seconds) or not 10 <= seconds <= 3600:
+            raise GameError(f"réglages : temps par coup non valable ({str(seconds)[:20]})")
+        blitz, auto = data.get("blitz", False), data.get("auto_reject", True)
+        if not isinstance(blitz, bool) or not isinstance(auto, bool):
+            raise GameError("réglages : « blitz » et « auto_reject » sont vrai ou faux")
+        return cls(seconds, blitz, auto)
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_text(value: object, longest: int) -> bool:
+    return isinstance(value, str) and len(value) <= longest
+
+
+def _shape_problem(data: dict) -> str | None:
+    """What is wrong with a saved game's JSON shape, in French; None when it is sound.
+
+    Checked before the replay, so that no value of an unexpected type (a list for
+    the settings, a string for a coup, a 5,000-digit number) reaches the code.
+    """
+    seed = data.get("seed")
+    if not _is_int(seed) or not 0 <= seed < 10**18:
+        return "graine absente ou non valable"
+    if not isinstance(data.get("settings", {}), dict | None):
+        return "réglages : un objet JSON est attendu"
+    sha = data.get("lexicon_sha256")
+    if sha is not None and not _is_text(sha, 64):
+        return "empreinte de liste de mots non valable"
+    if data.get("end") is not None and not _is_text(data.get("end"), 500):
+        return "raison de fin non valable"
+    coups = data.get("coups")
+    if not isinstance(coups, list) or len(coups) > 200:
+        return "liste des coups absente ou non valable"
+    for i, raw in enumerate(coups, start=1):
+        if not isinstance(raw, dict):
+            return f"coup {i} : un objet JSON est attendu"
+        if not _is_int(raw.get("number")):
+            return f"coup {i} : numéro absent ou non valable"
+        for key in ("reliquat", "new_letters"):
+            if not _is_text(raw.get(key, ""), RACK_SIZE):
+                return f"coup {i} : « {key} » non valable"
+        if not isinstance(raw.get("manual", False), bool):
+            return f"coup {i} : « manual » non valable"
+        rejections = raw.get("rejections", [])
+        if not isinstance(rejections, list) or len(rejections) > 200:
+            return f"coup {i} : rejets non valables"
+        for rejection in rejections:
+            if not isinstance(rejection, dict) or not _is_text(rejection.get("tirage"), RACK_SIZE) \
+                    or not _is_text(rejection.get("reason", ""), 500):
+                return f"coup {i} : rejet non valable"
+        top = raw.get("top")
+        if top is not None:
+            if not isinstance(top, dict) or not _is_text(top.get("word"), 15) \
+                    or not _is_text(top.get("ref"), 3):
+                return f"coup {i} : top non valable"
+            if "score" in top and (not _is_int(top["score"]) or not 0 <= top["score"] < 10_000):
+                return f"coup {i} : score du top non valable"
+    return None
 
 
 @dataclass
@@ -288,42 +350,82 @@ class Game:
         }
 
     def save(self, path: str | Path) -> None:
-        """Write atomically: a crash while saving never destroys the previous file."""
-        path = Path(path)
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(json.dumps(self.to_dict(), ensure_ascii=False, indent=1), encoding="utf-8")
-        tmp.replace(path)
+        """Write atomically: a crash while saving never destroys the previous file.
+
+        A folder, a missing folder or a device as the target is a GameFileError
+        (French), and a device is never replaced by a file.
+        """
+        from .files import FileRefused, write_atomic
+
+        text = json.dumps(self.to_dict(), ensure_ascii=False, indent=1)
+        try:
+            write_atomic(path, text.encode("utf-8"), "enregistrement de la partie")
+        except FileRefused as exc:
+            raise GameFileError(str(exc)) from exc
 
     @classmethod
-    def load(cls, path: str | Path) -> Game:
+    def load(cls, path: str | Path, lexicon=None) -> Game:
+        """Read and replay a saved game; with ``lexicon``, every top is also checked.
+
+        Only a regular file of a sane size is read (:mod:`engine.files`); its JSON
+        shape is checked before anything is replayed.
+        """
+        from .files import LIMITS, FileRefused, read_json
+
         try:
-            data = json.loads(Path(path).read_text(encoding="utf-8"))
-        except FileNotFoundError as exc:
-            raise GameFileError(f"fichier de partie introuvable : {path}") from exc
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise GameFileError(f"fichier de partie illisible ou endommagé : {path}") from exc
-        return cls.from_dict(data, source=str(path))
+            data = read_json(path, "fichier de partie", LIMITS["partie"])
+        except FileRefused as exc:
+            raise GameFileError(str(exc)) from exc
+        game = cls.from_dict(data, source=str(path))
+        if lexicon is not None:
+            game.check_tops(lexicon, source=str(path))
+        return game
 
     @classmethod
     def from_dict(cls, data: object, source: str = "partie") -> Game:
-        """Replay a saved game, checking every coup against the bag and the grid."""
+        """Replay a saved game, checking its shape, then every coup against the bag and grid."""
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise GameFileError(f"{source} : ce n'est pas un fichier de partie du kiosque")
-        if data.get("version") != VERSION:
-            raise GameFileError(f"{source} : version {data.get('version')} non prise en charge")
+        if data.get("version") != VERSION or isinstance(data.get("version"), bool):
+            raise GameFileError(f"{source} : version {str(data.get('version'))[:20]} "
+                                "non prise en charge")
+        problem = _shape_problem(data)
+        if problem:
+            raise GameFileError(f"{source} : fichier de partie incohérent ({problem})")
         try:
-            game = cls(int(data["seed"]), GameSettings.from_dict(data.get("settings") or {}),
+            game = cls(data["seed"], GameSettings.from_dict(data.get("settings") or {}),
                        data.get("lexicon_sha256"))
             for i, raw in enumerate(data["coups"], start=1):
                 game._replay_coup(i, raw)
-            end = data.get("end")
-        except GameFileError:
-            raise
-        except (KeyError, TypeError, ValueError) as exc:
+        except GameFileError as exc:
+            raise GameFileError(f"{source} : {exc}") from exc
+        except (DrawError, GameError) as exc:
             raise GameFileError(f"{source} : fichier de partie incohérent ({exc})") from exc
+        end = data.get("end")
         if end is not None:
-            game.end_reason = str(end)
+            game.end_reason = end
         return game
+
+    def check_tops(self, lexicon, source: str = "partie") -> None:
+        """Every top is a legal move of the lexicon and has the best score of its coup."""
+        from .movegen import generate_moves
+
+        other = self.lexicon_sha256 and self.lexicon_sha256 != lexicon.sha256
+        hint = " (partie faite avec une autre liste de mots ?)" if other else ""
+        for coup in self.coups:
+            if coup.top is None:
+                continue
+            board = self.board_before(coup.number)
+            moves = generate_moves(board, coup.tirage, lexicon)
+            top = coup.top
+            same = [m for m in moves if m.word == top.word and m.ref == top.ref]
+            if not same:
+                raise GameFileError(f"{source} : coup {coup.number} : le top {top.word} {top.ref} "
+                                    f"n'est pas un coup valable avec cette liste de mots{hint}")
+            best = max(m.score for m in moves)
+            if top.score != best:
+                raise GameFileError(f"{source} : coup {coup.number} : le top {top.word} {top.ref} "
+                                    f"vaut {top.score} points, le meilleur coup en vaut {best}{hint}")
 
     def _replay_coup(self, number: int, raw: dict) -> None:
         where = f"coup {number}"
@@ -334,7 +436,7 @@ class Game:
         coup = Coup(number, reliquat=self.reliquat)
         self.coups.append(coup)
         for rejection in raw.get("rejections", []):
-            tirage = str(rejection["tirage"])
+            tirage = rejection["tirage"]
             expected_reliquat = coup.reliquat
             if not tirage.startswith(expected_reliquat):
                 raise GameFileError(f"{where} : tirage rejeté {tirage} sans le reliquat")
@@ -343,7 +445,7 @@ class Game:
             except DrawError as exc:
                 raise GameFileError(f"{where} : {exc}") from exc
             coup.new_letters = tirage[len(expected_reliquat):]
-            self._return(coup, str(rejection.get("reason", "")))
+            self._return(coup, rejection.get("reason", ""))
         if raw.get("reliquat", "") != coup.reliquat:
             raise GameFileError(
                 f"{where} : reliquat « {raw.get('reliquat')} » au lieu de « {coup.reliquat} »")
@@ -369,12 +471,12 @@ class Game:
             ref = Ref.parse(str(top["ref"]))
         except BadReference as exc:
             raise GameFileError(f"{where} : {exc}") from exc
-        word = str(top["word"])
+        word = top["word"]
         fit = fit_word(self.board, ref, word)
         if isinstance(fit, str):
             raise GameFileError(f"{where} : top {word} {ref} impossible ({fit})")
         placement = realise(self.board, fit, frozenset(i for i in fit.circled if i in fit.new))
-        if "score" in top and int(top["score"]) != placement.score:
+        if "score" in top and top["score"] != placement.score:
             raise GameFileError(
                 f"{where} : le top {word} {ref} vaut {placement.score} points, pas {top['score']}")
         return placement.to_move()

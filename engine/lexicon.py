@@ -9,7 +9,6 @@ for compilation. A cache file that fails its checksum is rebuilt, never trusted.
 
 from __future__ import annotations
 
-import gzip
 import hashlib
 import mmap
 import os
@@ -57,37 +56,44 @@ class LoadReport:
 
 
 def default_cache_dir() -> Path:
-    """``$DUPLICATE_CACHE_DIR``, else the user's cache folder."""
+    """``$DUPLICATE_CACHE_DIR``, else the user's cache folder.
+
+    Without a home (HOME unset and a uid that has no passwd entry), a folder of
+    this user in the system's temporary directory: the cache is only a speed-up.
+    """
     if os.environ.get(ENV_CACHE):
         return Path(os.environ[ENV_CACHE])
-    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "duplicate-kiosk"
+    if os.environ.get("XDG_CACHE_HOME"):
+        return Path(os.environ["XDG_CACHE_HOME"]) / "duplicate-kiosk"
+    try:
+        home = Path.home()
+    except (RuntimeError, KeyError, OSError):
+        return Path(tempfile.gettempdir()) / f"duplicate-kiosk-{os.getuid()}" / "cache"
+    return home / ".cache" / "duplicate-kiosk"
 
 
 def _read_text(path: Path) -> str:
-    """Read a word list file as text, with French errors for every way it can be unusable."""
+    """Read a word list file as text, with French errors for every way it can be unusable.
+
+    A regular file only, at most 64 MB, and at most 64 MB once decompressed (a
+    small .gz of newlines is not allowed to become gigabytes). Each line is
+    decoded alone, UTF-8 else Windows-1252, so a list merged from a UTF-8 file
+    and a Windows one keeps FÊTE as FÊTE (decoding the whole file as
+    Windows-1252 would give FÃŠTE, read as FAATE).
+    """
+    from .files import LIMITS, FileRefused, decode_lines, read_maybe_gzip, show
+
+    what = "liste de mots"
     try:
-        raw = path.read_bytes()
-    except FileNotFoundError as exc:
-        raise LexiconError(f"liste de mots introuvable : {path}") from exc
-    except IsADirectoryError as exc:
-        raise LexiconError(f"liste de mots : {path} est un dossier, pas un fichier") from exc
-    except OSError as exc:
-        raise LexiconError(f"liste de mots illisible : {path} ({exc.strerror})") from exc
-    if path.suffix == ".gz" or raw[:2] == b"\x1f\x8b":
-        try:
-            raw = gzip.decompress(raw)
-        except (OSError, EOFError) as exc:
-            raise LexiconError(f"liste de mots compressée endommagée : {path}") from exc
-    if not raw.strip():
-        raise LexiconError(f"liste de mots vide : {path}")
-    if b"\x00" in raw[:65536]:
-        raise LexiconError(f"liste de mots non valable : {path} est un fichier binaire, pas du texte")
-    for encoding in ("utf-8-sig", "cp1252"):
-        try:
-            return raw.decode(encoding)
-        except UnicodeDecodeError:
-            continue
-    raise LexiconError(f"liste de mots illisible : {path} (encodage inconnu)")
+        raw = read_maybe_gzip(path, what, LIMITS["lexique"])
+        if not raw.strip():
+            raise LexiconError(f"liste de mots vide : {show(path)}")
+        if b"\x00" in raw[:65536]:
+            raise LexiconError(f"liste de mots non valable : {show(path)} est un fichier "
+                               "binaire, pas du texte")
+        return decode_lines(raw, what, show(path))
+    except FileRefused as exc:
+        raise LexiconError(str(exc)) from exc
 
 
 def normalise_list(lines: Iterable[str]) -> tuple[list[str], LoadReport]:

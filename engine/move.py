@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -89,20 +90,38 @@ class Position:
 
     @classmethod
     def from_text(cls, text: str) -> Position:
-        """15 grid lines, then a line ``tirage: LETTERS``."""
+        """15 grid lines, then a line ``tirage: LETTERS``; letters the bag cannot hold refused."""
         lines = [line for line in text.strip().splitlines() if line.strip()]
         if len(lines) < 16 or not lines[15].strip().lower().startswith("tirage"):
             raise ValueError("position non valable : 15 lignes de grille puis « tirage: LETTRES »")
         board = Board.from_text("\n".join(lines[:15]))
         _, _, letters = lines[15].partition(":")
-        return cls(board, parse_tirage(letters))
+        position = cls(board, parse_tirage(letters))
+        position.check_letters()
+        return position
+
+    def check_letters(self) -> None:
+        """Grid and tirage together hold no more of a letter (or joker) than the bag has."""
+        from .draw import full_bag
+
+        bag = full_bag()
+        used: Counter[str] = Counter(JOKER if ch.islower() else ch
+                                     for row in self.board.cells for ch in row if ch)
+        used.update(self.tirage)
+        for ch, n in sorted(used.items()):
+            if n > bag[ch]:
+                name = "jokers" if ch == JOKER else f"lettres {ch}"
+                raise ValueError(f"position non valable : {n} {name} sur la grille et dans le "
+                                 f"tirage, le sac n'en a que {bag[ch]}")
 
     @classmethod
     def load(cls, path: str | Path) -> Position:
+        from .files import LIMITS, FileRefused, read_text
+
         try:
-            text = Path(path).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise ValueError(f"fichier de position illisible : {path} ({exc})") from exc
+            text = read_text(path, "fichier de position", LIMITS["position"])
+        except FileRefused as exc:
+            raise ValueError(str(exc)) from exc
         return cls.from_text(text)
 
     def to_text(self) -> str:

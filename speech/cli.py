@@ -6,45 +6,57 @@ import argparse
 import sys
 from pathlib import Path
 
+from engine.cliparse import CommandError, FrenchParser, run_command
+
 from . import texts
 from .settings import SpeechSettings
 from .voice import for_voice
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = FrenchParser(
         prog="python -m speech",
         description="Annonces du juge-arbitre en français (Pays-Lettre, tops, appels).")
-    common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--out", metavar="FICHIER.wav", help="écrire le WAV au lieu de parler")
-    common.add_argument("--text", action="store_true",
+    common = FrenchParser(add_help=False)
+    common.add_argument("--out", "--sortie", dest="out", metavar="FICHIER.wav",
+                        help="écrire le WAV au lieu de parler")
+    common.add_argument("--text", "--texte", dest="text", action="store_true",
                         help="afficher le texte exact envoyé à la voix, sans parler")
-    common.add_argument("--rate", type=int, default=SpeechSettings.rate,
+    common.add_argument("--rate", "--debit", dest="rate", type=int, default=SpeechSettings.rate,
+                        metavar="MOTS_MIN",
                         help="débit en mots par minute (défaut %(default)s)")
-    common.add_argument("--voice", default=SpeechSettings.voice, help="voix espeak-ng")
-    common.add_argument("--volume", type=float, default=1.0, help="volume de 0 à 1")
+    common.add_argument("--voice", "--voix", dest="voice", default=SpeechSettings.voice,
+                        metavar="VOIX", help="voix espeak-ng (défaut %(default)s)")
+    common.add_argument("--volume", type=float, default=1.0, metavar="0..1",
+                        help="volume de 0 à 1")
     common.add_argument("--espeak", action="store_true",
                         help="espeak-ng en ligne de commande seulement (sans pyttsx3)")
-    sub = parser.add_subparsers(dest="command", required=True)
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMANDE")
 
     p = sub.add_parser("tirage", parents=[common], help="annoncer un tirage")
-    p.add_argument("letters", help="le tirage complet, ? pour un joker (ex. EESR?AT)")
-    p.add_argument("--new", help="les nouvelles lettres dans l'ordre du tirage (défaut : toutes)")
+    p.add_argument("letters", metavar="TIRAGE", help="le tirage complet, ? pour un joker (ex. EESR?AT)")
+    p.add_argument("--new", "--nouvelles", dest="new", metavar="LETTRES",
+                   help="les nouvelles lettres dans l'ordre du tirage (défaut : toutes)")
     p.add_argument("--blitz", choices=["pays", "lettre"],
                    help="forme courte des nouvelles lettres (partie blitz)")
 
     p = sub.add_parser("top", parents=[common], help="annoncer le top")
-    p.add_argument("--word", required=True, help="le mot, lettre du joker en minuscule (MAIsONS)")
-    p.add_argument("--ref", required=True, help="la référence, H4 (horizontal) ou 4H (vertical)")
-    p.add_argument("--score", required=True, type=int, help="les points")
+    p.add_argument("--word", "--mot", dest="word", required=True, metavar="MOT",
+                   help="le mot, lettre du joker en minuscule (MAIsONS)")
+    p.add_argument("--ref", required=True, metavar="RÉF",
+                   help="la référence, H4 (horizontal) ou 4H (vertical)")
+    p.add_argument("--score", "--points", dest="score", required=True, type=int,
+                   metavar="POINTS", help="les points")
 
     p = sub.add_parser("say", parents=[common], help="dire un texte libre")
-    p.add_argument("words", nargs="+", help="le texte à dire")
+    p.add_argument("words", nargs="+", metavar="MOT", help="le texte à dire")
 
     p = sub.add_parser("appel", parents=[common], help="un appel : chrono, avertissement, "
                        "terminé, pause, reprise")
-    p.add_argument("name")
-    p.add_argument("--delay", type=int, default=30, help="délai de l'avertissement en secondes")
+    p.add_argument("name", metavar="APPEL",
+                   help="chrono, avertissement, termine, pause ou reprise")
+    p.add_argument("--delay", "--delai", dest="delay", type=int, default=30, metavar="SECONDES",
+                   help="délai de l'avertissement en secondes")
     return parser
 
 
@@ -65,7 +77,18 @@ def build_text(args: argparse.Namespace) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    parser = _parser()
+    return run_command(lambda: _main(parser.parse_args(argv)), "python -m speech")
+
+
+def _main(args: argparse.Namespace) -> int:
+    if args.out:
+        from engine.files import FileRefused, check_writable_target
+
+        try:
+            check_writable_target(args.out, "fichier WAV")
+        except FileRefused as exc:
+            raise CommandError(str(exc)) from exc
     try:
         text = build_text(args)
         settings = SpeechSettings(voice=args.voice, rate=args.rate, volume=args.volume,

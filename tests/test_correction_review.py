@@ -392,7 +392,7 @@ def test_cli_unreadable_bulletin_file_is_a_french_error(tmp_path, text, message)
 def test_cli_option_errors_are_french(tmp_path) -> None:
     result = _cli(tmp_path, "{}", "--coup", "deux")
     assert result.returncode == 2
-    assert "erreur : argument --coup: nombre entier attendu" in result.stderr
+    assert "erreur : argument --coup : nombre entier attendu" in result.stderr
     assert "invalid" not in result.stderr
 
 

@@ -125,12 +125,13 @@ def test_snapshot_command_writes_the_png(game, game_file, tmp_path, capsys):
     assert "coup 12" in capsys.readouterr().out
 
 
-def test_snapshot_refuses_a_missing_game_in_french(tmp_path):
-    with pytest.raises(SystemExit, match="introuvable"):
-        display_main(["snapshot", "--game", str(tmp_path / "absente.json"), "--out",
-                      str(tmp_path / "x.png")])
-    with pytest.raises(SystemExit):
+def test_snapshot_refuses_a_missing_game_in_french(tmp_path, capsys):
+    assert display_main(["snapshot", "--game", str(tmp_path / "absente.json"), "--out",
+                         str(tmp_path / "x.png")]) == 2
+    assert "introuvable" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as info:
         display_main(["snapshot", "--game", "x.json", "--size", "grand", "--out", "x.png"])
+    assert info.value.code == 2 and "taille non valable" in capsys.readouterr().err
 
 
 def test_replay_walks_every_moment_on_space(game, monkeypatch):

@@ -44,7 +44,7 @@ def test_moves_reports_a_bad_position_and_goes_on(tmp_path):
     lines = [json.loads(line) for line in out.stdout.splitlines()]
     assert "position non valable" in lines[0]["erreur"]
     assert lines[1]["moves"][0]["word"] in ("AS", "SA")
-    assert out.returncode == 1
+    assert out.returncode == 2 and out.stderr.startswith("erreur : position non valable")
 
 
 def test_missing_lexicon_is_a_french_error(tmp_path):

@@ -41,6 +41,39 @@ def test_latin1_user_list_is_read(tmp_path, cache):
     assert set(Lexicon.load(path, cache_dir=cache).dawg.words()) == {"ETE", "CA"}
 
 
+def test_mixed_encodings_are_decoded_line_by_line(tmp_path, cache):
+    """A UTF-8 list with lines pasted from a Windows-1252 one: FÊTE stays FÊTE, not FAATE."""
+    path = tmp_path / "fusion.txt"
+    path.write_bytes("ÉTÉ\nMAISON\n".encode() + "FÊTE\nNOËL\n".encode("cp1252") + "ÇA\n".encode())
+    words = set(Lexicon.load(path, cache_dir=cache).dawg.words())
+    assert words == {"ETE", "MAISON", "FETE", "NOEL", "CA"}
+    # a line neither UTF-8 nor Windows-1252 is refused with its number
+    path.write_bytes(b"MAISON\nF\xc3TE\x81\n")
+    with pytest.raises(LexiconError, match="ligne 2 : encodage inconnu"):
+        Lexicon.load(path, cache_dir=cache)
+
+
+def test_a_gzip_bomb_is_stopped_while_decompressing(tmp_path, cache):
+    path = tmp_path / "bombe.txt.gz"
+    with gzip.open(path, "wb", compresslevel=9) as handle:
+        for _ in range(100):  # 100 MB of newlines in a 100 KB file
+            handle.write(b"\n" * (1 << 20))
+    assert path.stat().st_size < 200_000
+    with pytest.raises(LexiconError, match="trop gros une fois décompressé"):
+        Lexicon.load(path, cache_dir=cache)
+
+
+def test_only_regular_files_are_read(tmp_path, cache):
+    import os
+
+    fifo = tmp_path / "tube.txt"
+    os.mkfifo(fifo)  # reading it would wait forever for a writer
+    with pytest.raises(LexiconError, match="tube"):
+        Lexicon.load(fifo, cache_dir=cache)
+    with pytest.raises(LexiconError, match="périphérique"):
+        Lexicon.load("/dev/zero", cache_dir=cache)
+
+
 def test_environment_variable_chooses_the_list(tmp_path, cache, monkeypatch):
     path = tmp_path / "mini.txt"
     path.write_text("ZOO\nZOOS\n")
@@ -51,7 +84,7 @@ def test_environment_variable_chooses_the_list(tmp_path, cache, monkeypatch):
 @pytest.mark.parametrize(
     "content,message",
     [(None, "introuvable"), (b"", "vide"), (b"   \n\n", "vide"), (b"\x00\x01ELF\x00", "binaire"),
-     (b"123\n---\n", "aucun mot valable"), (b"\x1f\x8b\x08garbage", "compressée endommagée")],
+     (b"123\n---\n", "aucun mot valable"), (b"\x1f\x8b\x08garbage", "compressé endommagé")],
 )
 def test_bad_lists_give_french_errors(tmp_path, cache, content, message):
     path = tmp_path / "liste.txt"

@@ -186,8 +186,22 @@ def calibrate_image(img: np.ndarray, name: str = "calibre") -> dict:
 
 
 def calibrate(photo: str | Path, name: str = "calibre", out: Path | None = None) -> Path:
+    """Write the layout measured on ``photo``: ``out``, else ``vision/layouts/NAME.json``.
+
+    ``name`` becomes a file name inside ``vision/layouts/``: a name with a folder
+    or dots in it (« ../../x ») is refused before anything is read or written.
+    """
+    from engine.files import FileRefused, write_atomic
+
+    from .layout import valid_name
+
+    if not valid_name(name):
+        raise ValueError(f"nom de modèle non valable : « {name} » (lettres, chiffres, - et _ "
+                         "seulement, 40 au plus)")
     layout = calibrate_image(load_image(photo), name)
     path = out or LAYOUT_DIR / f"{name}.json"
     text = json.dumps(layout, indent=1, ensure_ascii=False, default=lambda o: o.item())
-    path.write_text(text, encoding="utf-8")
-    return path
+    try:
+        return write_atomic(path, text.encode("utf-8"), "modèle de bulletin")
+    except FileRefused as exc:
+        raise ValueError(str(exc)) from exc

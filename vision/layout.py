@@ -8,7 +8,7 @@ fractions of the page width and height.
 
 from __future__ import annotations
 
-import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -82,11 +82,87 @@ class Layout:
 
     @classmethod
     def load(cls, name_or_path: str | Path = DEFAULT_LAYOUT) -> Layout:
+        """A layout by name (``vision/layouts/NAME.json``) or by file; ValueError (French).
+
+        The file is read through :mod:`engine.files` (regular file, size bounded) and
+        its shape checked here, so that the reader never meets a list where it
+        expects a box.
+        """
+        from engine.files import LIMITS, FileRefused, read_json
+
         path = Path(name_or_path)
         if not path.suffix:
+            if not valid_name(str(name_or_path)):
+                raise ValueError(f"nom de modèle non valable : « {name_or_path} » (lettres, "
+                                 "chiffres, - et _ seulement)")
             path = LAYOUT_DIR / f"{name_or_path}.json"
-        data = json.loads(path.read_text(encoding="utf-8"))
+        try:
+            data = read_json(path, "modèle de bulletin", LIMITS["modele"])
+        except FileRefused as exc:
+            raise ValueError(str(exc)) from exc
+        problem = layout_problem(data)
+        if problem:
+            raise ValueError(f"modèle de bulletin non valable : {path} ({problem})")
         return cls(str(data.get("name", path.stem)), data)
+
+
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,39}")
+
+
+def valid_name(name: str) -> bool:
+    """A layout name usable as a file name in ``vision/layouts/``: no folder, no dots."""
+    return bool(_NAME.fullmatch(name))
+
+
+def _is_box(value: object) -> bool:
+    return (isinstance(value, list) and len(value) == 4
+            and all(isinstance(v, int | float) and not isinstance(v, bool) and -0.01 <= v <= 1.01
+                    for v in value))
+
+
+def _is_count(value: object, top: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= top
+
+
+def layout_problem(data: object) -> str | None:
+    """What makes ``data`` unusable as a layout, in French; None when it is sound."""
+    if not isinstance(data, dict):
+        return "un objet JSON est attendu"
+    page = data.get("page_mm")
+    if not (isinstance(page, list) and len(page) == 2
+            and all(isinstance(v, int | float) and not isinstance(v, bool) and 10 <= v <= 1000
+                    for v in page)):
+        return "« page_mm » : deux dimensions en millimètres attendues"
+    markers = data.get("markers", {})
+    if not isinstance(markers, dict) or not isinstance(markers.get("items", []), list):
+        return "« markers » non valable"
+    if "dictionary" in markers and not (isinstance(markers["dictionary"], str)
+                                        and re.fullmatch(r"DICT_[A-Z0-9_]{1,30}",
+                                                         markers["dictionary"])):
+        return "« markers.dictionary » non valable"
+    for item in markers.get("items", []):
+        if not isinstance(item, dict) or not _is_box(item.get("box")) \
+                or not isinstance(item.get("id"), int) or not 0 <= item["id"] < 1000:
+            return "repère (« markers.items ») non valable"
+    grid = data.get("grid")
+    if not isinstance(grid, dict) or not _is_box(grid.get("box")) \
+            or not _is_count(grid.get("rows"), 20) or not _is_count(grid.get("cols"), 40):
+        return "« grid » : box, rows et cols attendus"
+    if not isinstance(grid.get("word_row", 1), int) or not 0 <= grid.get("word_row", 1) < grid["rows"]:
+        return "« grid.word_row » non valable"
+    fields = data.get("fields")
+    if not isinstance(fields, dict) or not fields:
+        return "« fields » : les cases table, ref et score attendues"
+    for name, spec in fields.items():
+        if not isinstance(spec, dict) or not _is_box(spec.get("box")) \
+                or not _is_count(spec.get("cells"), 40):
+            return f"case « {str(name)[:20]} » : box et cells attendus"
+    for key in ("arbiter", "code"):
+        if key in data and (not isinstance(data[key], dict) or not _is_box(data[key].get("box"))):
+            return f"« {key} » non valable"
+    if not isinstance(data.get("texts", []), list):
+        return "« texts » non valable"
+    return None
 
 
 def to_px(box: Box, size: tuple[int, int]) -> tuple[int, int, int, int]:

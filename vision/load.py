@@ -23,13 +23,45 @@ MIN_SIDE = 200
 HARD_LIMIT = 400_000_000  # refuse to even try above this (decompression bombs)
 
 
+#: above this many pixels only a JPEG is decoded (in draft mode, at a fraction of its size)
+FULL_DECODE_LIMIT = 60_000_000
+
+
 def _read_bytes(source: str | Path | bytes) -> bytes:
     if isinstance(source, bytes | bytearray | memoryview):
         return bytes(source)
+    from engine.files import LIMITS, FileRefused, read_bytes
+
     try:
-        return Path(source).read_bytes()
-    except OSError as exc:
-        raise VisionError(ILLISIBLE, f"fichier illisible : {exc.strerror or exc}") from exc
+        return read_bytes(source, "photo", LIMITS["photo"])
+    except FileRefused as exc:
+        raise VisionError(ILLISIBLE, str(exc)) from exc
+
+
+def _header(data: bytes) -> tuple[int, int, str]:
+    """(width, height, format) from the image's header alone, before any decoding.
+
+    A 1 MB PNG can declare 30000×30000 pixels (2.7 GB once decoded): the size is
+    checked here, so that neither Pillow nor OpenCV ever decodes such a file.
+    """
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        old = Image.MAX_IMAGE_PIXELS
+        Image.MAX_IMAGE_PIXELS = None  # only the header is read here
+        try:
+            with Image.open(io.BytesIO(data)) as img:
+                w, h = img.size
+                fmt = img.format or ""
+        except Exception as exc:  # noqa: BLE001 - Pillow raises many types for bad files
+            raise VisionError(ILLISIBLE, "ce fichier n'est pas une photo lisible "
+                                         "(format d'image non reconnu)") from exc
+        finally:
+            Image.MAX_IMAGE_PIXELS = old
+    limit = HARD_LIMIT if fmt == "JPEG" else FULL_DECODE_LIMIT
+    if w <= 0 or h <= 0 or w * h > limit:
+        raise VisionError(ILLISIBLE, f"image démesurée ({w}×{h} pixels) : refusée sans être "
+                                     "décodée")
+    return w, h, fmt
 
 
 def _pillow(data: bytes) -> np.ndarray:
@@ -64,6 +96,7 @@ def load_image(source: str | Path | bytes) -> np.ndarray:
         raise VisionError(ILLISIBLE, "fichier vide")
     if len(data) < 16:
         raise VisionError(ILLISIBLE, "ce fichier n'est pas une photo")
+    _header(data)  # the declared size, before Pillow or OpenCV decode anything
     try:
         img = _pillow(data)
     except VisionError:
