@@ -38,8 +38,18 @@ LETTER_MAX_WIDTH = 0.64  # wide letters (M, W) are narrowed so they never touch 
 
 @lru_cache(maxsize=512)
 def text_surface(text: str, size: int, colour: theme.Colour) -> pygame.Surface:
-    """Anti-aliased text, cached: the same strings come back at every redraw."""
-    return fonts.font(size).render(text, True, colour)
+    """Anti-aliased text, cached: the same strings come back at every redraw.
+
+    Characters that draw nothing (NUL, controls, zero-width spaces: a player's
+    name pasted from elsewhere) are left out, and a text with nothing visible
+    left is an empty surface, never an error that would stop the screen.
+    """
+    font = fonts.font(size)
+    visible = "".join(ch for ch in text if ch.isprintable())
+    try:
+        return font.render(visible, True, colour)
+    except (pygame.error, ValueError):  # « Text has zero width »
+        return pygame.Surface((1, font.get_linesize()), pygame.SRCALPHA)
 
 
 @lru_cache(maxsize=512)

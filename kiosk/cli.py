@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import csv
-import io
 import json
 import os
 import shutil
@@ -39,53 +37,15 @@ def _lexicon(path: str | None):
     return lexicon
 
 
-def _os_reason(exc: OSError) -> str:
-    """Why a file could not be read, in French (the system's own text is in English)."""
-    if isinstance(exc, FileNotFoundError):
-        return "fichier introuvable"
-    if isinstance(exc, IsADirectoryError):
-        return "c'est un dossier, pas un fichier"
-    if isinstance(exc, PermissionError):
-        return "lecture non autorisée"
-    return f"erreur système {exc.errno}"
-
-
 def read_players(path: str | Path, warnings: list[str] | None = None) -> list[dict]:
-    """A players CSV: ``table;nom[;club;licence]`` (``,`` accepted), with or without a header.
+    """The players list (:mod:`kiosk.players`), its refusal as a CliError."""
+    from .players import PlayersError
+    from .players import read_players as read
 
-    What was taken on trust (a player without a name) is added to ``warnings``.
-    """
     try:
-        text = Path(path).read_text(encoding="utf-8-sig")
-    except UnicodeDecodeError:
-        text = Path(path).read_text(encoding="cp1252")
-    except OSError as exc:
-        raise CliError(f"liste des joueurs illisible : {path} ({_os_reason(exc)})") from exc
-    delimiter = ";" if text.count(";") >= text.count(",") else ","
-    players, seen = [], set()
-    for n, row in enumerate(csv.reader(io.StringIO(text), delimiter=delimiter), start=1):
-        cells = [c.strip() for c in row]
-        if not any(cells):
-            continue
-        if not cells[0].isdigit():
-            if n == 1:
-                continue  # header
-            raise CliError(f"liste des joueurs, ligne {n} : numéro de table attendu, "
-                           f"pas « {cells[0]} »")
-        table = int(cells[0])
-        if table in seen or table <= 0:
-            raise CliError(f"liste des joueurs, ligne {n} : table {table} en double ou nulle")
-        seen.add(table)
-        name = cells[1] if len(cells) > 1 and cells[1] else f"Table {table}"
-        if (len(cells) < 2 or not cells[1]) and warnings is not None:
-            warnings.append(f"liste des joueurs, ligne {n} : nom vide, le joueur de la table "
-                            f"{table} s'appellera « {name} »")
-        players.append({"table": table, "name": name,
-                        "club": cells[2] if len(cells) > 2 and cells[2] else None,
-                        "licence": cells[3] if len(cells) > 3 and cells[3] else None})
-    if not players:
-        raise CliError(f"liste des joueurs vide : {path}")
-    return players
+        return read(path, warnings)
+    except PlayersError as exc:
+        raise CliError(str(exc)) from exc
 
 
 def assign_arbiters(players: list[dict], spec: str, warnings: list[str] | None = None) -> None:

@@ -343,3 +343,14 @@ def test_crowded_screens_still_fit(size):
             assert inside(rect, info.layout.tirage)
         if view.screen in (Screen.COUP, Screen.ANNONCE):  # a top's word is never cut
             assert "ANTICONSTITUTIO" in [text for text, _ in info.texts]
+
+
+def test_final_ranking_draws_names_with_invisible_characters():
+    """A NUL or zero-width name (an old journal) once stopped the final ranking for good."""
+    from display.view import RankLine
+
+    names = ["\u200b", "Anne\x00Moreau", "\u200d\u200b", "Hélène\u200bDupont", ""]
+    ranking = tuple(RankLine(i, name, 500 - i, 90.0) for i, name in enumerate(names, start=1))
+    surface, info = draw(View(Screen.FIN, ranking=ranking), (1280, 720))
+    shown = [text for text, _ in info.texts]
+    assert "Anne\x00Moreau" in shown and "Hélène\u200bDupont" in shown  # drawn, not fatal

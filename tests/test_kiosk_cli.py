@@ -69,7 +69,8 @@ def test_players_csv(tmp_path):
     path = tmp_path / "joueurs.csv"
     path.write_text("table;nom;club\n1;Anne Moreau;Paris\n2;Bruno;\n", encoding="utf-8")
     assert read_players(path)[0] == {"table": 1, "name": "Anne Moreau", "club": "Paris",
-                                     "licence": None}
+                                     "licence": None, "arbiter": None, "serie": None,
+                                     "categorie": None}
     path.write_text("1;A\n1;B\n", encoding="utf-8")
     with pytest.raises(Exception, match="en double"):
         read_players(path)
