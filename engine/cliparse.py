@@ -118,7 +118,7 @@ class CommandError(Exception):
     """A French message for the user; the command exits with status 2."""
 
 
-def _quiet_stdout() -> None:
+def quiet_stdout() -> None:
     """After a broken pipe: point stdout at /dev/null so the final flush says nothing."""
     try:
         null = os.open(os.devnull, os.O_WRONLY)
@@ -127,7 +127,7 @@ def _quiet_stdout() -> None:
         pass
 
 
-def _printable_streams() -> None:
+def printable_streams() -> None:
     """A name or a text that the terminal's encoding cannot show is escaped, not fatal."""
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(AttributeError, ValueError, OSError):
@@ -136,14 +136,14 @@ def _printable_streams() -> None:
 
 def run_command(main: Callable[[], int | None], name: str) -> int:
     """Run ``main`` the way every command of the project ends: a status, never a traceback."""
-    _printable_streams()
+    printable_streams()
     try:
         return int(main() or 0)
     except (FileRefused, CommandError) as exc:
         _say(f"erreur : {exc}")
         return 2
     except BrokenPipeError:
-        _quiet_stdout()
+        quiet_stdout()
         return 141
     except KeyboardInterrupt:
         _say("interrompu")

@@ -27,6 +27,7 @@ import os
 import re
 import stat
 import sys
+import tempfile
 import zlib
 from pathlib import Path
 from typing import Any
@@ -334,7 +335,51 @@ def write_atomic(path: str | os.PathLike, data: bytes, what: str) -> Path:
     return target
 
 
-__all__ = ["FileRefused", "LIMITS", "check_regular", "check_writable_target", "decode_lines",
-           "gunzip", "os_reason", "parse_json", "read_bytes", "read_json", "read_maybe_gzip",
-           "read_stdin_text", "read_text", "show", "write_atomic"]
+def home() -> Path | None:
+    """The user's home folder, or None (HOME unset and a uid without a passwd entry)."""
+    try:
+        found = Path.home()
+    except (RuntimeError, KeyError, OSError):
+        return None
+    return found if found.is_absolute() else None
+
+
+def writable_dir(folder: Path) -> bool:
+    """True when ``folder`` exists (made if needed) and a file can really be created there.
+
+    A probe file rather than ``os.access``: root is told « yes » on a read-only
+    mount or for a folder that is in fact a file.
+    """
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, probe = tempfile.mkstemp(dir=folder, prefix=".essai-")
+        os.close(fd)
+        os.unlink(probe)
+        return True
+    except OSError:
+        return False
+
+
+def cache_dir(sub: str) -> Path:
+    """A writable cache folder ``duplicate-kiosk/SUB``: the user's, else a temporary one.
+
+    A cache only saves time, so a read-only or blocked ``~/.cache``, an unset HOME
+    or a uid without a passwd entry never stop a command: the cache moves to the
+    system's temporary folder.
+    """
+    base = os.environ.get("XDG_CACHE_HOME")
+    user = home()
+    candidates = [Path(base)] if base else []
+    if user is not None:
+        candidates.append(user / ".cache")
+    for root in candidates:
+        folder = root / "duplicate-kiosk" / sub
+        if writable_dir(folder):
+            return folder
+    return Path(tempfile.gettempdir()) / f"duplicate-kiosk-{os.getuid()}" / sub
+
+
+__all__ = ["FileRefused", "LIMITS", "cache_dir", "check_regular", "check_writable_target", "decode_lines",
+           "gunzip", "home", "os_reason", "parse_json", "read_bytes", "read_json", "read_maybe_gzip",
+           "read_stdin_text", "read_text", "show", "writable_dir", "write_atomic"]
 

@@ -56,20 +56,12 @@ class LoadReport:
 
 
 def default_cache_dir() -> Path:
-    """``$DUPLICATE_CACHE_DIR``, else the user's cache folder.
-
-    Without a home (HOME unset and a uid that has no passwd entry), a folder of
-    this user in the system's temporary directory: the cache is only a speed-up.
-    """
+    """``$DUPLICATE_CACHE_DIR``, else the user's cache folder (a temporary one without it)."""
     if os.environ.get(ENV_CACHE):
         return Path(os.environ[ENV_CACHE])
-    if os.environ.get("XDG_CACHE_HOME"):
-        return Path(os.environ["XDG_CACHE_HOME"]) / "duplicate-kiosk"
-    try:
-        home = Path.home()
-    except (RuntimeError, KeyError, OSError):
-        return Path(tempfile.gettempdir()) / f"duplicate-kiosk-{os.getuid()}" / "cache"
-    return home / ".cache" / "duplicate-kiosk"
+    from .files import cache_dir
+
+    return cache_dir("")
 
 
 def _read_text(path: Path) -> str:

@@ -5,11 +5,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shutil
 import sys
 import time
 from pathlib import Path
 
+from engine.cliparse import FrenchParser
+from engine.files import os_reason as _os_reason
+from engine.files import show
 from engine.game import warning_seconds
 
 from .journal import Journal, JournalError, games_dir, last_game, new_game_path
@@ -108,7 +110,18 @@ def _open_session(path: Path, lexicon_path: str | None, station: str = "kiosque"
     if session.config is None:
         journal.close()
         raise CliError(f"{path} : partie sans réglages, rien à reprendre")
+    for line in session.set_aside:
+        print(f"attention : {line}", file=sys.stderr)
     return session
+
+
+def _lock_room(session) -> None:
+    """One room process per game: refused in French when another room has it."""
+    try:
+        session.journal.lock_room()
+    except JournalError as exc:
+        session.journal.close()
+        raise CliError(str(exc)) from exc
 
 
 def _game_file(name: str | None) -> Path:
@@ -119,10 +132,19 @@ def _game_file(name: str | None) -> Path:
             path = candidate if candidate.exists() else path
         if not path.exists():
             raise CliError(f"fichier de partie introuvable : {name}")
+        from engine.files import FileRefused, check_regular
+
+        try:
+            check_regular(path, "fichier de partie")
+        except FileRefused as exc:
+            raise CliError(str(exc)) from exc
         return path
-    found = last_game()
-    if found is None:
-        raise CliError(f"aucune partie dans {games_dir()} : commencez par « kiosk nouvelle »")
+    try:
+        found = last_game()
+        if found is None:
+            raise CliError(f"aucune partie dans {games_dir()} : commencez par « kiosk nouvelle »")
+    except JournalError as exc:
+        raise CliError(str(exc)) from exc
     return found
 
 
@@ -186,7 +208,7 @@ def cmd_nouvelle(args) -> int:
     config = Config(seed=seed, seconds=seconds, warning=warning_seconds(seconds),
                     blitz=seconds <= 60, draw_mode=args.tirage, players=players, source=source,
                     event=_event(args) or None, original=args.originale)
-    path = Path(args.fichier) if args.fichier else new_game_path()
+    path = Path(args.fichier) if args.fichier else _new_game_path()
     session = _create(path, lexicon, config)
     print(f"nouvelle partie : {path}")
     return _run_room(session, args)
@@ -209,13 +231,24 @@ def _event(args) -> dict:
     return {k: v.strip() for k, v in fields.items() if v and v.strip()}
 
 
+def _new_game_path(prefix: str = "partie") -> Path:
+    try:
+        return new_game_path(prefix)
+    except JournalError as exc:
+        raise CliError(str(exc)) from exc
+
+
 def _run_room(session, args, autopilot_factory=None, out_dir: Path | None = None) -> int:
     from .machine import Machine
     from .runner import run_window
     from .voice import RoomVoice
 
+    _lock_room(session)
     room = _open_room(args)
     machine = Machine(session, time.monotonic)
+    if session.set_aside and not machine.message:
+        machine.message = (f"{len(session.set_aside)} événement(s) du journal mis de côté "
+                           "(détail sur le terminal) : la partie continue")
     voice = RoomVoice(_speech_settings(session.config),
                       out_dir=(out_dir / "son") if out_dir else None)
     autopilot = autopilot_factory(machine) if autopilot_factory else None
@@ -238,7 +271,15 @@ def cmd_reprendre(args) -> int:
           f"étape « {session.step} »")
     demo = session.config.demo if session.config else None
     if demo:
-        return _run_demo(session, Path(demo["out_dir"]), sans_ecran=args.sans_ecran,
+        from .outdir import OutDirError, check
+
+        try:  # a path read from the journal: written to only if it is this demo's folder
+            out_dir = Path(str(demo.get("out_dir")))
+            check(out_dir, demo.get("token"))
+        except OutDirError as exc:
+            session.journal.close()
+            raise CliError(str(exc)) from exc
+        return _run_demo(session, out_dir, sans_ecran=args.sans_ecran,
                          accelere=args.sans_ecran or demo.get("accelere", False),
                          photos=demo.get("photos", True), args=args)
     if args.sans_ecran:
@@ -249,23 +290,23 @@ def cmd_reprendre(args) -> int:
 
 def cmd_demo(args) -> int:
     from .demo import players
+    from .outdir import OutDirError, claim, new_token
     from .session import Config
 
     lexicon = _lexicon(args.lexique)
     out_dir = Path(args.sortie).resolve()
-    if out_dir.exists():
-        for pattern in ("*.png", "*.wav", "resultats*", "feuilles-correction*"):
-            for old in out_dir.glob(pattern):
-                old.unlink()
-        shutil.rmtree(out_dir / "bulletins", ignore_errors=True)
-        shutil.rmtree(out_dir / "son", ignore_errors=True)
+    token = new_token()
+    try:  # only a new, empty or earlier-demo folder; only the earlier demo's files go
+        claim(out_dir, token)
+    except OutDirError as exc:
+        raise CliError(str(exc)) from exc
     seconds, warning = (RAPIDE_SECONDS, RAPIDE_WARNING) if args.rapide else (180, 30)
     accelere = args.sans_ecran or args.accelere
     config = Config(seed=args.seed, seconds=seconds, warning=warning, players=players(),
                     max_coups=args.coups,
                     demo={"out_dir": str(out_dir), "photos": not args.sans_photos,
-                          "accelere": accelere})
-    path = Path(args.fichier) if args.fichier else new_game_path(f"demo-graine{args.seed}")
+                          "accelere": accelere, "token": token})
+    path = Path(args.fichier) if args.fichier else _new_game_path(f"demo-graine{args.seed}")
     session = _create(path, lexicon, config)
     print(f"démonstration : partie {path}")
     return _run_demo(session, out_dir, sans_ecran=args.sans_ecran, accelere=accelere,
@@ -279,7 +320,7 @@ def _run_demo(session, out_dir: Path, *, sans_ecran: bool, accelere: bool, photo
     from .runner import run_headless, run_window
     from .voice import FileVoice
 
-    out_dir.mkdir(parents=True, exist_ok=True)
+    _lock_room(session)
     if not accelere:
         _run_room(session, args, lambda m: Autopilot(m, out_dir, photos=photos), out_dir)
         _summary(out_dir, photos, out_dir / "resultats.csv")
@@ -359,34 +400,32 @@ def cmd_lire(args) -> int:
     for other in others:
         print(f"{other.name} : ignoré (pas une photo)")
     # a photo is one bulletin: read once, whatever the coup it was read for
-    already = {str(Path(e.data["photo"]).resolve()): int(e.data["coup"])
-               for e in session.journal.events()
-               if e.kind == "lecture" and e.data.get("photo")}
+    earlier = _earlier_readings(session)
     status, skipped, previous = 0, 0, 0
     for photo in photos:
-        if str(photo.resolve()) in already and not args.relire:
-            print(f"{photo.name} : déjà lue pour le coup {already[str(photo.resolve())]}, "
-                  "ignorée (--relire pour la relire)")
+        why = _skip_reason(photo, earlier)
+        if why and not args.relire:
+            print(f"{show(photo.name)} : {why}")
             skipped += 1
             continue
         data = read_photo(photo, session, coup)
         try:
             session.record("lecture", data)
         except SessionError as exc:
-            print(f"{photo.name} : {exc}")
+            print(f"{show(photo.name)} : {exc}")
             status = 1
             continue
         fields = data["fields"]
         read = " ".join(_field_read(name, fields[name]) for name in ("table", "word", "ref",
                                                                        "score"))
-        line = {"photo": photo.name, "statut": data["status"], "message": data["message"]}
+        line = {"photo": show(photo.name), "statut": data["status"], "message": data["message"]}
         status_word = STATUS_WORDS.get(data["status"], data["status"].replace("_", " "))
         if data.get("precedent"):
             previous += 1
             status_word = "coup précédent ?"
             line["coup_precedent"] = data["precedent"]["coup"]
         print(json.dumps(line, ensure_ascii=False) if args.json else
-              f"{photo.name} : {status_word} — {data['message']} — {read}")
+              f"{show(photo.name)} : {status_word} — {data['message']} — {read}")
     print(f"{len(photos) - skipped} photo(s) lue(s) pour le coup {coup}, "
           f"{len(others) + skipped} fichier(s) ignoré(s) ; à confirmer sur l'écran de correction")
     if previous:
@@ -394,6 +433,69 @@ def cmd_lire(args) -> int:
               "coup à l'écran de correction (Entrée sur la ligne)")
     session.journal.close()
     return status
+
+
+def _earlier_readings(session) -> dict[str, dict]:
+    """Photo key -> the last ``lecture`` of that photo in the journal, whatever its coup (a
+    photo is one bulletin: read once)."""
+    from .reading import photo_path
+
+    found = {}
+    for event in session.journal.events():
+        if event.kind != "lecture" or not event.data.get("photo"):
+            continue
+        try:
+            found[str(photo_path(event.data).resolve())] = event.data
+        except (KeyError, TypeError, ValueError, OSError):
+            continue
+    return found
+
+
+def _skip_reason(photo: Path, earlier: dict[str, dict]) -> str | None:
+    """Why ``photo`` is not read again, or None to read it.
+
+    A photo read « illisible » is read again once it has changed (copied again
+    from the phone, or the first copy was still being written).
+    """
+    data = earlier.get(str(photo.resolve()))
+    if data is None:
+        return None
+    coup = data.get("coup")
+    if data.get("status") != "illisible":
+        return f"déjà lue pour le coup {coup}, ignorée (--relire pour la relire)"
+    try:
+        info = photo.stat()
+    except OSError:
+        return None
+    unchanged = data.get("photo_size") == info.st_size and \
+        data.get("photo_mtime") == round(info.st_mtime, 3)
+    if unchanged:
+        return (f"illisible à la lecture précédente du coup {coup} et inchangée depuis, "
+                "ignorée (--relire pour la relire)")
+    return None
+
+
+def cmd_sauvegarder(args) -> int:
+    """A complete copy of the game in one file, made while it plays (SQLite's backup API)."""
+    path = _game_file(args.partie)
+    try:
+        journal = Journal.open(path, "sauvegarde")
+    except JournalError as exc:
+        raise CliError(str(exc)) from exc
+    try:
+        dest = journal.backup(args.destination)
+        count = journal.last_seq()
+    except JournalError as exc:
+        raise CliError(str(exc)) from exc
+    finally:
+        journal.close()
+    try:
+        with Journal.open(dest, "sauvegarde") as copy:
+            copied = copy.last_seq()
+    except JournalError as exc:
+        raise CliError(f"la copie {dest} ne se relit pas : {exc}") from exc
+    print(f"copie de sauvegarde : {dest} ({copied} événements sur {count}, un seul fichier)")
+    return 0 if copied >= count else 1
 
 
 def cmd_export(args) -> int:
@@ -431,10 +533,12 @@ def cmd_importer(args) -> int:
 
     lexicon = _lexicon(args.lexique)
     source_path = Path(args.partie_eliot)
-    try:
-        data = source_path.read_bytes()
-    except OSError as exc:
-        raise CliError(f"partie Eliot illisible : {source_path} ({_os_reason(exc)})") from exc
+    from engine.files import LIMITS, FileRefused, read_bytes
+
+    try:  # a regular file of a sane size only (a FIFO or /dev/zero would hang)
+        data = read_bytes(source_path, "partie Eliot", LIMITS["partie"])
+    except FileRefused as exc:
+        raise CliError(str(exc)) from exc
     try:
         imported = import_eliot(data, lexicon)
     except EliotError as exc:
@@ -482,33 +586,10 @@ def cmd_importer(args) -> int:
 
 
 # -- parser --------------------------------------------------------------------------------------
-class _FrenchParser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:
-        replacements = {"the following arguments are required": "arguments obligatoires manquants",
-                        "unrecognized arguments": "arguments inconnus",
-                        "invalid choice": "choix non valable", "expected one argument":
-                        "une valeur est attendue", "argument": "option",
-                        "invalid int value": "nombre entier attendu",
-                        "choose from": "parmi"}
-        for english, french in replacements.items():
-            message = message.replace(english, french)
-        self.print_usage(sys.stderr)
-        self.exit(2, f"{self.prog} : erreur : {message}\n")
-
-    def format_help(self) -> str:
-        text = super().format_help()
-        return (text.replace("usage:", "utilisation :").replace("options:", "options :")
-                .replace("positional arguments:", "arguments :")
-                .replace("show this help message and exit", "afficher cette aide et quitter"))
-
-    def format_usage(self) -> str:
-        return super().format_usage().replace("usage:", "utilisation :")
-
-
 def build_parser() -> argparse.ArgumentParser:
-    parser = _FrenchParser(prog="kiosk", description="Kiosque de Scrabble Duplicate : anime une "
-                           "partie (tirages, annonces, chrono, écran de salle, correction).")
-    sub = parser.add_subparsers(dest="command", metavar="COMMANDE", parser_class=_FrenchParser)
+    parser = FrenchParser(prog="kiosk", description="Kiosque de Scrabble Duplicate : anime une "
+                          "partie (tirages, annonces, chrono, écran de salle, correction).")
+    sub = parser.add_subparsers(dest="command", metavar="COMMANDE")
     sub.required = True
 
     def event_options(p, export: bool = False):
@@ -592,6 +673,13 @@ def build_parser() -> argparse.ArgumentParser:
                    help="relire aussi les photos déjà lues pour ce coup")
     p.set_defaults(func=cmd_lire)
 
+    p = sub.add_parser("sauvegarder", help="copier la partie, même en cours, dans un seul "
+                       "fichier (clé USB…)")
+    p.add_argument("destination", metavar="DESTINATION",
+                   help="fichier ou dossier de la copie (une copie précédente est remplacée)")
+    p.add_argument("--partie", help="fichier de la partie (défaut : la plus récente)")
+    p.set_defaults(func=cmd_sauvegarder)
+
     from engine.export import EXPORTERS
 
     p = sub.add_parser("export", help="écrire les résultats (CSV, HTML, PDF, fédération, Eliot)")
@@ -618,12 +706,19 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from engine.cliparse import printable_streams, quiet_stdout
+    from engine.files import FileRefused
+
     args = build_parser().parse_args(argv)
+    printable_streams()
     try:
         return args.func(args)
-    except CliError as exc:
+    except (CliError, FileRefused) as exc:
         print(f"erreur : {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # output piped into head that closed early
+        quiet_stdout()
+        return 141
     except KeyboardInterrupt:
         print("interrompu : la partie est enregistrée (kiosk reprendre)", file=sys.stderr)
         return 130
@@ -645,10 +740,10 @@ def _log_unexpected(exc: BaseException) -> Path | str:
         folder = games_dir()
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / "erreurs.log"
-        with open(path, "a", encoding="utf-8") as handle:
+        with open(path, "a", encoding="utf-8", errors="backslashreplace") as handle:
             handle.write(text)
         return path
-    except OSError:
+    except Exception:  # noqa: BLE001 - no home, read-only disk…: the handler must not fail
         return "journal d'erreurs impossible à écrire"
 
 

@@ -14,6 +14,7 @@ The correction screen shows the photo straightened (:func:`bulletin_image`).
 
 from __future__ import annotations
 
+import os
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,15 +26,60 @@ IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp"}
 FIELDS = ("table", "word", "ref", "score")
 
 
+def photo_fields(path: Path) -> dict:
+    """How a photo is named in the journal: always text that SQLite and JSON accept.
+
+    A name from a FAT USB key may hold Latin-1 bytes that are not UTF-8 (Python
+    keeps them as lone surrogates, which SQLite refuses: such a photo was counted
+    as read and never recorded). ``photo`` is then the name shown with those bytes
+    read as Windows-1252, and ``photo_fs`` the exact bytes (hex), so that the file
+    is found again (:func:`photo_path`). ``photo_size`` and ``photo_mtime`` tell
+    whether the file changed since it was read.
+    """
+    raw = os.fsencode(path.resolve())
+    try:
+        text = raw.decode("utf-8")
+        fields: dict = {"photo": text}
+    except UnicodeDecodeError:
+        fields = {"photo": raw.decode("cp1252", errors="replace"), "photo_fs": raw.hex()}
+    try:
+        info = path.stat()
+        fields.update(photo_size=info.st_size, photo_mtime=round(info.st_mtime, 3))
+    except OSError:
+        pass
+    return fields
+
+
+def photo_path(data: dict) -> Path | None:
+    """The photo file a ``lecture`` event names (exact bytes when it recorded them)."""
+    if data.get("photo_fs"):
+        try:
+            return Path(os.fsdecode(bytes.fromhex(str(data["photo_fs"]))))
+        except ValueError:
+            pass
+    return Path(str(data["photo"])) if data.get("photo") else None
+
+
 def list_photos(folder: str | Path) -> tuple[list[Path], list[Path]]:
     """(photos, other files) of a folder, sorted by name; hidden files are left out."""
     folder = Path(folder)
     if not folder.is_dir():
         raise FileNotFoundError(f"dossier de photos introuvable : {folder}")
-    files = sorted(p for p in folder.iterdir() if p.is_file() and not p.name.startswith("."))
+    # regular files only: a FIFO or a device among the photos would stop the station
+    files = sorted(p for p in folder.iterdir()
+                   if not p.name.startswith(".") and p.is_file() and _regular(p))
     photos = [p for p in files if p.suffix.lower() in IMAGE_SUFFIXES]
     others = [p for p in files if p.suffix.lower() not in IMAGE_SUFFIXES]
     return photos, others
+
+
+def _regular(path: Path) -> bool:
+    import stat
+
+    try:
+        return stat.S_ISREG(path.stat().st_mode)
+    except OSError:
+        return False
 
 
 def _unavailable(photo: str, reason: str) -> dict:
@@ -95,14 +141,16 @@ def read_photo(path: str | Path, session: Session, coup: int, previous: bool = T
     ``previous``: when the bulletin fits no move of ``coup``, it is read again against
     coup − 1's moves; if it fits there, the event says so (« coup précédent ? »).
     """
+    path = Path(path)
+    named = photo_fields(path)
     photo = str(path)
     if isinstance(_reader(), str):  # no reader installed: the arbiter types the fields
         data = _unavailable(photo, _reader())
-        data["coup"] = coup
+        data.update(named, coup=coup)
         return data
     reading = _read(photo, session, coup)
     values = reading.bulletin()
-    data = {"coup": coup, "photo": photo, "status": reading.status, "message": reading.message,
+    data = {"coup": coup, **named, "status": reading.status, "message": reading.message,
             "fields": _fields(reading), "flagged": list(reading.flagged),
             "cells": {k: list(v) for k, v in reading.cell_keys.items() if v}}
     extra = {k: values[k] for k in ("raccord", "sens", "illisible", "blanc", "plusieurs", "ratures")

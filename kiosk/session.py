@@ -22,7 +22,7 @@ from engine.move import Move
 from engine.movegen import generate_moves, top_moves
 from engine.results import GameResults, Player, ResultsError, ResultsSettings, decision_from_dict
 
-from .journal import Event, Journal
+from .journal import Event, Journal, JournalError
 
 #: The steps of a coup, in order; "accueil" before the first, "fin" after the last.
 STEPS = ("accueil", "tirage", "annonce", "chrono", "ramassage", "top", "correction", "fin")
@@ -30,6 +30,8 @@ STEPS = ("accueil", "tirage", "annonce", "chrono", "ramassage", "top", "correcti
 EXTRA_FIELDS = ("raccord", "sens")
 #: Events the juge-arbitre can undo with U (the steps of the coup).
 UNDOABLE = ("tirage", "rejet", "etape", "top", "choix_top")
+#: After these (a coup's top, the next tirage, the end) the WAL is copied into the .partie.
+CHECKPOINT_AFTER = ("top", "tirage", "fin")
 
 
 class SessionError(Exception):
@@ -137,27 +139,51 @@ class Session:
         self.top_choice = 0
         self.pending: dict[int, Reading] = {}
         self.refused: list[str] = []
+        self.set_aside: list[str] = getattr(self, "set_aside", [])
         self.applied = 0
         self.last_undoable: list[int] = []  # seqs of live undoable events, oldest first
         self._moves: dict[int, tuple[list[Move], list[Move]]] = {}
 
     def rebuild(self) -> None:
-        """Replay the whole journal (start, resume, undo, another station's write)."""
-        self._reset()
-        events = self.journal.events()
-        cancelled = {int(e.data["seq"]) for e in events if e.kind == "annule"}
-        for event in events:
-            if event.seq not in cancelled and event.kind != "annule":
-                self._replay(event)
-            self.applied = event.seq
+        """Replay the whole journal (start, resume, undo, another station's write).
 
-    def _replay(self, event: Event) -> None:
-        try:
-            self._apply(event.kind, event.data, event.seq)
-        except (GameError, DrawError, ResultsError, SessionError, KeyError, TypeError,
-                ValueError, AttributeError) as exc:
-            raise SessionError(f"journal incohérent à l'événement {event.seq} "
-                               f"({event.kind}) : {exc}") from exc
+        An event that does not fit the game replayed so far (a top committed twice
+        by two rooms, a bulletin for a coup that is not there) is set aside: the
+        replay starts again without it, it is listed in :attr:`set_aside` with the
+        reason, and the game goes on. It stays in the journal, never deleted.
+        """
+        events = self.journal.events()
+        aside: dict[int, str] = {}
+        while True:
+            self._reset()
+            failed = self._replay_all(events, aside)
+            if failed is None:
+                break
+            event, reason = failed
+            aside[event.seq] = (f"événement {event.seq} ({event.kind}, poste "
+                                f"{event.station}) mis de côté : {reason}")
+        self.set_aside = [aside[seq] for seq in sorted(aside)]
+
+    def _replay_all(self, events: list[Event], aside: dict[int, str]):
+        """Replay ``events`` but those set aside; the first that fails and why, or None."""
+        cancelled = set()
+        for e in events:
+            if e.kind == "annule" and e.seq not in aside:
+                try:
+                    cancelled.add(int(e.data["seq"]))
+                except (KeyError, TypeError, ValueError):
+                    return e, "annulation sans numéro d'événement"
+        for event in events:
+            if event.damaged and event.seq not in aside:
+                return event, event.damaged
+            if event.seq not in cancelled and event.seq not in aside and event.kind != "annule":
+                try:
+                    self._apply(event.kind, event.data, event.seq)
+                except (GameError, DrawError, ResultsError, SessionError, KeyError, TypeError,
+                        ValueError, AttributeError, IndexError) as exc:
+                    return event, _reason(exc)
+            self.applied = event.seq
+        return None
 
     def sync(self) -> bool:
         """Apply what other stations appended; True when something changed."""
@@ -168,7 +194,14 @@ class Session:
             self.rebuild()
             return True
         for event in new:
-            self._replay(event)
+            try:
+                if event.damaged:
+                    raise SessionError(event.damaged)
+                self._apply(event.kind, event.data, event.seq)
+            except (GameError, DrawError, ResultsError, SessionError, KeyError, TypeError,
+                    ValueError, AttributeError, IndexError):
+                self.rebuild()  # the state may be half changed: replay, setting it aside
+                return True
             self.applied = event.seq
         return True
 
@@ -187,13 +220,19 @@ class Session:
             raise SessionError(str(exc)) from exc
         try:
             event = self.journal.append(kind, data)
+        except JournalError as exc:
+            self.rebuild()
+            raise SessionError(str(exc)) from exc
         except Exception as exc:
             self.rebuild()
-            raise SessionError(f"écriture du journal impossible : {exc}") from exc
+            raise SessionError(f"écriture du journal impossible ({type(exc).__name__}) : "
+                               "cette action n'est pas enregistrée") from exc
         if event.seq != self.applied + 1:
             self.rebuild()  # another station wrote in between: replay in the journal's order
         else:
             self.applied = event.seq
+        if kind in CHECKPOINT_AFTER:
+            self.journal.checkpoint()
         return data
 
     def undo_preview(self) -> str | None:
@@ -463,3 +502,14 @@ def describe(event: Event) -> str:
     if event.kind == "choix_top":
         return "choix du top"
     return event.kind
+
+
+def _reason(exc: BaseException) -> str:
+    """Why an event did not fit, in French: the engine's own messages are French already."""
+    if isinstance(exc, GameError | DrawError | ResultsError | SessionError):
+        return str(exc)
+    if isinstance(exc, KeyError):
+        return f"donnée « {exc.args[0] if exc.args else '?'} » absente"
+    if isinstance(exc, IndexError):
+        return "coup absent de la partie"
+    return "données de l'événement non valables"

@@ -10,7 +10,6 @@ ahead of those waiting; the announcement resumes when the call ends.
 from __future__ import annotations
 
 import itertools
-import os
 import queue
 import tempfile
 import threading
@@ -62,8 +61,10 @@ class Entry:
 
 
 def default_cache_dir() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "duplicate-kiosk" / "voix"
+    """The user's ``duplicate-kiosk/voix`` cache, or a temporary one (read-only home…)."""
+    from engine.files import cache_dir
+
+    return cache_dir("voix")
 
 
 class Announcer:

@@ -7,6 +7,7 @@ found again at the next start, so a call never waits for the synthesiser.
 from __future__ import annotations
 
 import hashlib
+import tempfile
 from pathlib import Path
 
 from . import wavcheck
@@ -17,8 +18,11 @@ VERSION = 2
 
 class PhraseCache:
     def __init__(self, directory: str | Path) -> None:
+        from engine.files import writable_dir
+
         self.directory = Path(directory)
-        self.directory.mkdir(parents=True, exist_ok=True)
+        if not writable_dir(self.directory):  # read-only or blocked: a cache of this run only
+            self.directory = Path(tempfile.mkdtemp(prefix="duplicate-kiosk-voix-"))
         self._checked: set[Path] = set()
 
     def path_for(self, voice_text: str, voice: str, rate: int) -> Path:

@@ -174,10 +174,16 @@ def test_damaged_game_said_in_french_without_traceback(tmp_path, lexicon, capsys
         raw.commit()
         raw.close()
     before = path.read_bytes()
-    assert main(["export", "--partie", str(path)]) == 2
-    err = capsys.readouterr().err
-    assert err.startswith("erreur : ") and err.count("\n") == 1, err
-    assert "endommagé" in err or "incohérent à l'événement" in err
+    if damage == "pages":  # the file itself: refused, untouched
+        assert main(["export", "--partie", str(path)]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("erreur : ") and err.count("\n") == 1, err
+        assert "endommagé" in err
+    else:  # one event: set aside and said, the rest of the game is still there
+        assert main(["export", "--partie", str(path), "--sortie", str(tmp_path / "r")]) == 0
+        err = capsys.readouterr().err
+        assert err.startswith("attention : événement ") and "mis de côté" in err, err
+        assert (tmp_path / "r" / "resultats.csv").exists()
     assert "malformed" not in err and "database" not in err and "page" not in err.lower()
     assert path.read_bytes() == before
 
