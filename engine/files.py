@@ -41,7 +41,7 @@ LIMITS = {
     "position": 64 * KB,
     "bulletin": 1 * MB,
     "joueurs": 4 * MB,  # a players list: ~60 bytes a player
-    "lexique": 64 * MB,  # a word list, compressed or not (the ODS is ~5 MB)
+    "lexique": 16 * MB,  # a word list, compressed or not, and once decompressed (ODS: ~5 MB)
     "photo": 64 * MB,
     "modele": 1 * MB,  # a bulletin layout (JSON)
 }

@@ -509,6 +509,8 @@ def cmd_export(args) -> int:
     try:
         if not session.results.players:
             raise CliError("cette partie n'a pas de joueurs : rien à exporter")
+        if out.exists() and not out.is_dir():
+            raise CliError(f"--sortie {out} : ce n'est pas un dossier ; rien n'a été écrit")
         try:
             written = write_results(session, out, event=_event(args), eliot=args.eliot,
                                     federation=tuple(args.federation or ("sigles",)))
