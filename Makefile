@@ -13,6 +13,7 @@ bootstrap:
 
 demo: bootstrap
 	@bash scripts/demo.sh
+	@echo 'ensuite, une vraie partie : .venv/bin/kiosk nouvelle ... ou make kiosk ARGS="nouvelle --joueurs joueurs.csv" (voir README)'
 
 # make kiosk ARGS="nouvelle --temps 3:00 --joueurs joueurs.csv"
 kiosk: bootstrap

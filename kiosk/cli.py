@@ -331,11 +331,12 @@ def _run_demo(session, out_dir: Path, *, sans_ecran: bool, accelere: bool, photo
     voice = FileVoice(out_dir, _speech_settings(session.config))
     try:
         if sans_ecran:
-            csv_path = run_headless(machine, autopilot, voice, out_dir)
+            csv_path = run_headless(machine, autopilot, voice, out_dir, progress=True)
         else:
             room = _open_room(args)
             try:
-                run_window(machine, room, voice, autopilot, out_dir, pace=0.0, linger=1.0)
+                run_window(machine, room, voice, autopilot, out_dir, pace=0.0, linger=1.0,
+                           progress=True)
             finally:
                 room.close()
             csv_path = out_dir / "resultats.csv"
@@ -604,7 +605,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     def screen_options(p):
         p.add_argument("--ecran", type=int, default=None, metavar="N",
-                       help="numéro de l'écran de salle (plein écran, 0 par défaut)")
+                       help="numéro de l'écran de salle, en plein écran : 0 le premier (par "
+                       "défaut), 1 le deuxième (souvent le projecteur)")
         p.add_argument("--fenetre", action="store_true",
                        help="dans une fenêtre, pas en plein écran")
 
@@ -622,7 +624,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="partie pré-tirée dont on rejoue les tirages (--tirage fichier) : "
                    "partie du kiosque (.json), partie Eliot (.xml) ou texte (un tirage par "
                    "ligne, « - » devant un tirage rejeté)")
-    p.add_argument("--joueurs", metavar="JOUEURS.csv", help="liste des joueurs : table;nom;club")
+    p.add_argument("--joueurs", metavar="JOUEURS.csv",
+                   help="liste des joueurs : table;nom;club;licence (en-tête facultatif ; avec "
+                   "en-tête, colonnes arbitre, serie, categorie aussi)")
     p.add_argument("--arbitres", metavar="NOM:1-40,…",
                    help="tables de chaque arbitre (moyenne de la règle 5.7), par exemple "
                    "« Anne:1-40,Marc:41-80 » ; sinon la colonne arbitre de la liste des joueurs")
@@ -636,7 +640,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_nouvelle)
 
     p = sub.add_parser("reprendre", help="reprendre la dernière partie (ou celle nommée)")
-    p.add_argument("partie", nargs="?", help="fichier de la partie (défaut : la plus récente)")
+    p.add_argument("partie", nargs="?", metavar="PARTIE",
+                   help="fichier de la partie (défaut : la plus récente)")
     p.add_argument("--lexique", "--lexicon", dest="lexique", metavar="LISTE",
                    help="liste de mots de la partie")
     p.add_argument("--sans-ecran", action="store_true",
@@ -645,7 +650,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_reprendre)
 
     p = sub.add_parser("demo", help="partie de démonstration jouée toute seule")
-    p.add_argument("--seed", "--graine", dest="seed", type=int, default=1,
+    p.add_argument("--seed", "--graine", dest="seed", type=int, default=1, metavar="GRAINE",
                    help="graine (défaut 1) : même graine, même partie")
     p.add_argument("--rapide", action="store_true", help="10 secondes par coup")
     p.add_argument("--sans-ecran", action="store_true",
@@ -665,9 +670,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("lire", help="lire un dossier de photos de bulletins (coup en cours)")
     p.add_argument("dossier", metavar="DOSSIER", help="dossier des photos")
     p.add_argument("--partie", help="fichier de la partie (défaut : la plus récente)")
-    p.add_argument("--coup", type=int, help="numéro du coup (défaut : celui dont le chrono "
-                   "est lancé, en cours de ramassage)")
-    p.add_argument("--poste", default=f"poste-{os.getpid()}", help="nom de ce poste d'arbitrage")
+    p.add_argument("--coup", type=int, metavar="N", help="numéro du coup (défaut : celui dont "
+                   "le chrono est lancé, en cours de ramassage)")
+    p.add_argument("--poste", default=f"poste-{os.getpid()}", metavar="NOM",
+                   help="nom de ce poste d'arbitrage")
     p.add_argument("--lexique", "--lexicon", dest="lexique", metavar="LISTE",
                    help="liste de mots de la partie")
     p.add_argument("--json", action="store_true", help="une ligne JSON par photo")

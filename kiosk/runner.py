@@ -122,15 +122,39 @@ def frame_kind(machine: Machine) -> str:
     return room_view(machine).screen.value
 
 
+class Progress:
+    """One line per coup played, for a demo nobody watches (no window, or a virtual one)."""
+
+    def __init__(self, machine: Machine) -> None:
+        self.machine = machine
+        self.seen = len(self._played())  # a resumed demo does not repeat its first coups
+
+    def _played(self):
+        game = self.machine.session.game
+        return game.played() if game else []
+
+    def update(self) -> None:
+        played = self._played()
+        while self.seen < len(played):
+            coup = played[self.seen]
+            self.seen += 1
+            top = coup.top
+            print(f"coup {coup.number:2d} : {coup.reliquat or '-'}+{coup.new_letters} → top "
+                  f"{top.word} {top.ref}, {top.score} points", flush=True)
+
+
 def run_headless(machine: Machine, autopilot, voice, out_dir: Path,
                  size: tuple[int, int] = HEADLESS_SIZE, max_actions: int = 100_000,
-                 screenshots: bool = True) -> Path:
+                 screenshots: bool = True, progress: bool = False) -> Path:
     """Play the demo to its end without a window; every new screen is saved as a PNG."""
     pygame.font.init()
     surface = pygame.Surface(size)
     output = Output(machine, voice)
     snapshots = Snapshots(out_dir)
+    lines = Progress(machine) if progress else None
     for _ in range(max_actions):
+        if lines is not None:
+            lines.update()
         if screenshots:
             snapshots.save(machine, surface)
         if not autopilot.act():
@@ -147,7 +171,7 @@ def run_headless(machine: Machine, autopilot, voice, out_dir: Path,
 
 def run_window(machine: Machine, room, voice, autopilot=None, out_dir: Path | None = None,
                pace: float = 0.5, poll_other_stations: float = 0.5,
-               linger: float | None = None) -> None:
+               linger: float | None = None, progress: bool = False) -> None:
     """The kiosk in the room: keys in, frames out, until the juge-arbitre quits (Échap).
 
     With an autopilot (the demo) and ``linger`` set, the window closes by itself
@@ -161,6 +185,7 @@ def run_window(machine: Machine, room, voice, autopilot=None, out_dir: Path | No
     drawn = None  # what the last composed frame showed: unchanged frames are not redrawn
     voice_error: str | None = None  # the last voice problem told to the juge-arbitre
     clock = pygame.time.Clock()
+    lines = Progress(machine) if progress else None
 
     def _terminate(signum, frame) -> None:
         output.quit = True  # the system asks us to stop (shutdown, kill): no question asked
@@ -184,6 +209,8 @@ def run_window(machine: Machine, room, voice, autopilot=None, out_dir: Path | No
                 except Exception as exc:  # noqa: BLE001 - keep the room going, say why
                     machine.message = f"lecture du journal impossible : {exc}"
             machine.tick()
+            if lines is not None:
+                lines.update()
             if autopilot is not None and now >= next_action and not voice.busy:
                 if not autopilot.act():
                     autopilot = None
