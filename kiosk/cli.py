@@ -176,7 +176,10 @@ def _open_room(args):
             return RoomDisplay.open(window_size=(1280, 720))
         return RoomDisplay.open(display_index=args.ecran or 0)
     except Exception as exc:  # noqa: BLE001 - no video at all: say so in French
-        raise CliError(f"impossible d'ouvrir l'écran de salle ({exc}) : essayez --sans-ecran "
+        text = str(exc).lower()
+        reason = "aucun affichage graphique disponible" if "video" in text or "display" in text \
+            else f"affichage refusé par le système ({type(exc).__name__})"
+        raise CliError(f"impossible d'ouvrir l'écran de salle ({reason}) : essayez --sans-ecran "
                        "(démonstration) ou lancez un serveur X") from exc
 
 

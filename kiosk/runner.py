@@ -207,7 +207,10 @@ def run_window(machine: Machine, room, voice, autopilot=None, out_dir: Path | No
                 try:
                     machine.session.sync()
                 except Exception as exc:  # noqa: BLE001 - keep the room going, say why
-                    machine.message = f"lecture du journal impossible : {exc}"
+                    from .journal import JournalError, sqlite_reason
+
+                    reason = str(exc) if isinstance(exc, JournalError) else sqlite_reason(exc)
+                    machine.message = f"lecture du journal impossible : {reason}"
             machine.tick()
             if lines is not None:
                 lines.update()

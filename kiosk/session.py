@@ -215,9 +215,10 @@ class Session:
         self.sync()
         try:
             self._apply(kind, data, self.applied + 1)
-        except (GameError, DrawError, ResultsError, SessionError) as exc:
+        except (GameError, DrawError, ResultsError, SessionError, KeyError, TypeError,
+                ValueError, AttributeError, IndexError) as exc:
             self.rebuild()  # the engine may have changed part of its state before refusing
-            raise SessionError(str(exc)) from exc
+            raise SessionError(_reason(exc)) from exc
         try:
             event = self.journal.append(kind, data)
         except JournalError as exc:

@@ -55,7 +55,10 @@ class FileVoice:
             shutil.copyfile(source, tmp)
             tmp.replace(target)
         except (OSError, RuntimeError) as exc:
-            self.error = f"synthèse vocale impossible : {exc}"
+            from engine.files import os_reason
+
+            reason = os_reason(exc) if isinstance(exc, OSError) else str(exc)
+            self.error = f"synthèse vocale impossible : {reason}"
             return None
         self.written.append(target)
         return target

@@ -85,14 +85,14 @@ def _lire(args: argparse.Namespace) -> int:
                 try:
                     data["correction"] = correct_reading(reading, context)
                 except Exception as exc:  # noqa: BLE001
-                    data["correction"] = {"erreur": f"{type(exc).__name__}: {exc}"}
+                    data["correction"] = {"erreur": f"correction impossible ({type(exc).__name__})"}
             if args.json:
                 print(json.dumps(data, ensure_ascii=False), flush=True)
             else:
-                b = data["bulletin"]
+                b = {k: ("?" if v in (None, "") else v) for k, v in data["bulletin"].items()}
                 print(
-                    f"{photo} : {reading.message} — table {b['table']}, mot {b['word']}, "
-                    f"réf. {b['ref']}, points {b['score']}"
+                    f"{photo} : {reading.message} — table {b.get('table', '?')}, mot "
+                    f"{b.get('word', '?')}, réf. {b.get('ref', '?')}, points {b.get('score', '?')}"
                     + (f" ; à vérifier : {', '.join(reading.flagged)}" if reading.flagged else "")
                 )
             if reading.status not in ("ok", "a_verifier"):

@@ -283,4 +283,6 @@ def read_bulletin(
     except MemoryError:
         return _failure(ILLISIBLE, photo, "image trop grande pour la mémoire", start)
     except Exception as exc:  # noqa: BLE001 - the kiosk must get a status, never a traceback
-        return _failure(ILLISIBLE, photo, f"erreur inattendue : {type(exc).__name__}: {exc}", start)
+        # the text of an OpenCV assertion is English and long: the type is enough here
+        return _failure(ILLISIBLE, photo, f"erreur inattendue du lecteur ({type(exc).__name__})",
+                        start)
