@@ -20,7 +20,6 @@ found at the table, and each line must write its reliquat with ``+``).
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -154,6 +153,10 @@ def _with_tops(lines: list[DrawnLine], lexicon: Lexicon) -> Game:
         if line.score is not None and line.score != move.score:
             raise PreDrawnError(f"{where} : {move.word} {ref} vaut {move.score} points, "
                                 f"pas {line.score}")
+        best = max(m.score for m in moves)
+        if move.score < best:  # the top is the best score: a player could beat it otherwise
+            raise PreDrawnError(f"{where} : le top {move.word} {ref} vaut {move.score} points, "
+                                f"le meilleur coup en vaut {best}")
         game.play(move)
     return game
 
@@ -237,15 +240,13 @@ def _in_order(letters: str, kept: str) -> str:
 # -- files --------------------------------------------------------------------------------------
 def read_predrawn(path: str | Path, lexicon: Lexicon | None) -> dict:
     """A pre-drawn game from a file, whatever its kind: Eliot XML, our JSON, or the text format."""
+    from .files import FileRefused, decode_lines, parse_json, read_bytes
+
     path = Path(path)
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError as exc:
-        raise PreDrawnError(f"partie pré-tirée introuvable : {path}") from exc
-    except OSError as exc:
-        raise PreDrawnError(f"partie pré-tirée illisible : {path}") from exc
-    if len(data) > MAX_FILE_BYTES:
-        raise PreDrawnError(f"{path} : fichier trop gros pour une partie ({len(data)} octets)")
+    try:  # a regular file only, read at most MAX_FILE_BYTES (a FIFO or /dev/zero never hang)
+        data = read_bytes(path, "partie pré-tirée", MAX_FILE_BYTES)
+    except FileRefused as exc:
+        raise PreDrawnError(str(exc)) from exc
     head = data.lstrip(b"\xef\xbb\xbf \t\r\n")[:200]
     if head.startswith(b"<"):
         from .eliot import EliotError, parse_eliot, predrawn_lines
@@ -255,17 +256,19 @@ def read_predrawn(path: str | Path, lexicon: Lexicon | None) -> dict:
         except (EliotError, PreDrawnError) as exc:
             raise PreDrawnError(f"{path.name} : {exc}") from exc
     if head.startswith(b"{"):
-        try:
-            game = Game.from_dict(json.loads(data.decode("utf-8-sig")), source=path.name)
-        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise PreDrawnError(f"{path.name} : fichier JSON illisible") from exc
-        except GameError as exc:
+        try:  # bounded JSON (no NaN, no 5,000-digit number, no 100,000 brackets), then shape
+            text = data.decode("utf-8-sig")
+            game = Game.from_dict(parse_json(text, "partie pré-tirée", path.name),
+                                  source=path.name)
+        except UnicodeDecodeError as exc:
+            raise PreDrawnError(f"{path.name} : fichier JSON illisible (pas de l'UTF-8)") from exc
+        except (FileRefused, GameError) as exc:
             raise PreDrawnError(str(exc)) from exc
         return build_source(_with_rejections(game), lexicon) if lexicon else game.to_dict()
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        text = data.decode("cp1252")
+    try:  # line by line: UTF-8, else Windows-1252 for that line (engine.files)
+        text = decode_lines(data, "partie pré-tirée", path.name)
+    except FileRefused as exc:
+        raise PreDrawnError(str(exc)) from exc
     try:
         return build_source(parse_text(text), lexicon)
     except PreDrawnError as exc:

@@ -174,5 +174,5 @@ def test_kiosk_importer_says_why_in_french(tmp_path, played, lexicon, capsys, mo
     assert "erreur : partie Eliot refusée : bad.xml : format de partie Eliot « 3 »" in err
     assert "Traceback" not in err
     assert main(["importer", str(tmp_path / "absente.xml")]) == 2
-    assert "fichier introuvable" in capsys.readouterr().err
+    assert "partie Eliot introuvable" in capsys.readouterr().err
     assert not (tmp_path / "parties").exists() or not list((tmp_path / "parties").iterdir())

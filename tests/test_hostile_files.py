@@ -198,6 +198,11 @@ def cases(f: dict[str, Path], tmp: Path) -> list[tuple[str, str, list[str], str]
     for name in (*GENERIC, "modele-liste.json", "modele-champs.json"):
         out.append((f"vision lire --modele {name}", "vision",
                     ["lire", str(f["photo.jpg"]), "--modele", str(f[name])], "modèle"))
+    for name in ("zero", "fifo", "absent", "vide"):
+        out.append((f"vision entrainer --dossier {name}", "vision",
+                    ["entrainer", "--dossier", str(f[name]), "--photos", "1"], "dossier"))
+    out.append(("vision entrainer --mnist /dev/zero", "vision",
+                ["entrainer", "--mnist", "/dev/zero", "--photos", "1"], "dossier"))
     out.append(("vision calibrer --nom ../../x", "vision",
                 ["calibrer", str(f["photo.jpg"]), "--nom", "../../evasion"], "nom de modèle"))
     for name in (*GENERIC, "joueurs-nul.csv", "joueurs-guillemet.csv", "joueurs-table.csv",

@@ -122,6 +122,9 @@ def _entrainer(args: argparse.Namespace) -> int:
     from .learn import load_confirmed
     from .train import DATA_DIR, train
 
+    for folder in [*(args.dossier or []), *([args.mnist] if args.mnist else [])]:
+        if not Path(folder).is_dir():  # a file, a device, a typo: said before training
+            raise CommandError(f"dossier introuvable ou qui n'est pas un dossier : {folder}")
     extra = []
     for folder in args.dossier or []:
         extra += list(load_confirmed(folder))
