@@ -2,8 +2,9 @@
 
 Its frame rate is a figure for ``make bench`` (``speech.bench``), not a test: on a shared
 2-core machine a test can only check that the loop was never held up by the voice (every
-frame drawn while the announcements played). Runs in a fresh process with SDL dummy video and the SDL *disk* audio driver,
-so what the mixer really played can be read back from the file it wrote.
+frame drawn while the announcements played). Runs in a fresh process with SDL dummy video
+and the SDL *disk* audio driver, so what the mixer really played can be read back from the
+file it wrote.
 """
 
 import json
