@@ -34,12 +34,18 @@ def test_thirty_fps_loop_while_ten_announcements_play(tmp_path):
     assert all(e["state"] == "jouée" for e in entries), entries
     assert sum(e["engine"] == "pyttsx3" for e in entries) >= 10  # fresh renderings
     call = next(e for e in entries if e["lane"] == "appel")
-    # the call is not queued behind the announcements (each lasts about a second)
-    assert call["start_ms"] < 400, call
+    # the call is not queued behind the announcements asked before it: it starts while they
+    # still play (queued, it would start after the last of them ended)
+    asked = call["started"] - call["start_ms"] / 1000
+    before = [e for e in entries if e["lane"] != "appel"
+              and e["started"] - e["start_ms"] / 1000 < asked]
+    assert before and call["started"] < max(e["ended"] for e in before), (call, before)
 
     stats = frame_summary(result["frames_ms"])
-    # the loop kept drawing during the whole speech: no frame waited for a synthesis (~1 s)
-    assert stats["frames"] > 100 and max(result["frames_ms"]) < 500, stats
+    # the loop kept drawing during the whole speech: a synthesis done in the loop would hold
+    # one frame per announcement (ten); a loaded machine may delay a frame or two
+    assert stats["frames"] > 100, stats
+    assert sum(f > 150 for f in result["frames_ms"][1:]) <= 3, stats
 
     # the mixer really played the speech: read back what SDL wrote
     samples = np.frombuffer(disk.read_bytes(), dtype="<i2")
