@@ -1,4 +1,9 @@
-"""The game's journal: one SQLite file per game, events appended, never rewritten.
+"""The game's journal: events appended, never rewritten; here the SQLite file, one per game.
+
+Two stores keep the same events behind one interface (:class:`JournalBase`):
+this SQLite file (the default, embedded: a club needs nothing else) and a
+PostgreSQL database shared by the rooms of a tournament (:mod:`kiosk.pgjournal`).
+:mod:`kiosk.session` replays either the same way.
 
 Why SQLite: a committed transaction survives ``kill -9`` and a power cut
 (WAL + ``synchronous=FULL``), and several arbiter stations on one machine can
@@ -71,9 +76,97 @@ class Event:
     station: str
     #: why the stored data could not be read (then ``data`` is empty); None when sound
     damaged: str | None = None
+    at: float = 0.0  # when it was written (seconds since the epoch)
+    #: the same idempotency key was already journaled: this is that event, nothing was written
+    duplicate: bool = False
 
 
-class Journal:
+def encode(data: dict[str, Any] | None) -> str:
+    """An event's data as stored: JSON text (a lone surrogate, from a Latin-1 file name, escaped)."""
+    text = json.dumps(data or {}, ensure_ascii=False, sort_keys=True)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = json.dumps(data or {}, ensure_ascii=True, sort_keys=True)
+    return text
+
+
+def decode(seq: int, kind: str, data: Any, station: str, at: float = 0.0) -> Event:
+    """A stored row as an event; data that does not read is kept as a damaged event."""
+    try:
+        value = json.loads(data)
+    except (json.JSONDecodeError, TypeError, ValueError, RecursionError):
+        return Event(int(seq), str(kind), {}, str(station), "données illisibles", float(at or 0))
+    if not isinstance(value, dict):
+        return Event(int(seq), str(kind), {}, str(station), "données sans forme", float(at or 0))
+    return Event(int(seq), str(kind), value, str(station), None, float(at or 0))
+
+
+class JournalBase:
+    """What the session, the machine and the commands use of a journal, whatever the store.
+
+    Every ``append`` is committed when it returns (or, for a database out of reach,
+    kept on this machine until it is: see :attr:`waiting`). ``key`` makes an append
+    idempotent: the same key twice writes one event (a station retrying a
+    confirmation, a queue sent again after a crash).
+    """
+
+    station: str
+    #: bumped when events this journal returned changed their numbers (a queue sent after
+    #: a cut, with other writers in between): the session then replays the whole game
+    epoch: int = 0
+
+    @property
+    def label(self) -> str:
+        """The game as a person names it (a file, or a game in a database)."""
+        raise NotImplementedError
+
+    @property
+    def meta(self) -> dict[str, str]:
+        raise NotImplementedError
+
+    def append(self, kind: str, data: dict[str, Any] | None = None, station: str | None = None,
+               key: str | None = None) -> Event:
+        raise NotImplementedError
+
+    def events(self, after: int = 0) -> list[Event]:
+        raise NotImplementedError
+
+    def last_seq(self) -> int:
+        raise NotImplementedError
+
+    def checkpoint(self) -> None:
+        """Make the stored game complete by itself (SQLite: the WAL copied in); may do nothing."""
+
+    def lock_room(self) -> None:
+        raise NotImplementedError
+
+    def unlock_room(self) -> None:
+        raise NotImplementedError
+
+    def backup(self, dest: str | Path) -> Path:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+    @property
+    def waiting(self) -> int:
+        """Events kept on this machine, not yet in the store (a database out of reach)."""
+        return 0
+
+    def notice(self) -> str | None:
+        """What the juge-arbitre must be told about the store now (French), once; else None."""
+        return None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class Journal(JournalBase):
     """An open game file. Every ``append`` is committed and on disk when it returns."""
 
     def __init__(self, path: Path, conn: sqlite3.Connection, station: str) -> None:
@@ -81,6 +174,10 @@ class Journal:
         self._conn = conn
         self.station = station
         self._room_fd: int | None = None
+
+    @property
+    def label(self) -> str:
+        return str(self.path)
 
     # -- opening -------------------------------------------------------------------------
     @staticmethod
@@ -319,31 +416,41 @@ class Journal:
                                "rien n'a été écrit") from exc
         return dest
 
-    def __enter__(self) -> Journal:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
     # -- reading and writing -------------------------------------------------------------
     @property
     def meta(self) -> dict[str, str]:
         return dict(self._conn.execute("SELECT key, value FROM meta"))
 
-    def append(self, kind: str, data: dict[str, Any] | None = None) -> Event:
-        """Commit one event; when this returns it is on disk (synchronous FULL)."""
-        text = json.dumps(data or {}, ensure_ascii=False, sort_keys=True)
-        try:
-            text.encode("utf-8")
-        except UnicodeEncodeError:  # a lone surrogate (a Latin-1 file name): kept, escaped
-            text = json.dumps(data or {}, ensure_ascii=True, sort_keys=True)
+    def append(self, kind: str, data: dict[str, Any] | None = None, station: str | None = None,
+               key: str | None = None) -> Event:
+        """Commit one event; when this returns it is on disk (synchronous FULL).
+
+        ``station`` names who did it when one process writes for several; ``key``: an
+        event already journaled with this key is returned (``duplicate``), nothing written.
+        """
+        text = encode(data)
+        station = station or self.station
+        at = time.time()
         conn = self._conn
         try:
             conn.execute("BEGIN IMMEDIATE")
             try:
+                if key is not None:
+                    # made on the first keyed event: older files stay as they are
+                    conn.execute("CREATE TABLE IF NOT EXISTS event_keys "
+                                 "(key TEXT PRIMARY KEY, seq INTEGER NOT NULL)")
+                    known = conn.execute("SELECT seq FROM event_keys WHERE key = ?",
+                                         (key,)).fetchone()
+                    if known is not None:
+                        conn.execute("COMMIT")
+                        event = self._event(int(known[0]))
+                        return Event(event.seq, event.kind, event.data, event.station,
+                                     event.damaged, event.at, duplicate=True)
                 cursor = conn.execute(
                     "INSERT INTO events (kind, data, station, at) VALUES (?, ?, ?, ?)",
-                    (kind, text, self.station, time.time()))
+                    (kind, text, station, at))
+                if key is not None:
+                    conn.execute("INSERT INTO event_keys VALUES (?, ?)", (key, cursor.lastrowid))
                 conn.execute("COMMIT")
             except BaseException:
                 # SQLite may already have rolled back by itself (disk full): a ROLLBACK
@@ -358,27 +465,22 @@ class Journal:
             raise JournalError(f"écriture du journal impossible ({sqlite_reason(exc)}) : "
                                "cette action n'est pas enregistrée, ce qui l'était avant est "
                                "intact") from exc
-        return Event(int(cursor.lastrowid), kind, json.loads(text), self.station)
+        return Event(int(cursor.lastrowid), kind, json.loads(text), station, None, at)
+
+    def _event(self, seq: int) -> Event:
+        row = self._conn.execute("SELECT seq, kind, data, station, at FROM events WHERE seq = ?",
+                                 (seq,)).fetchone()
+        return decode(*row)
 
     def events(self, after: int = 0) -> list[Event]:
         rows = self._conn.execute(
-            "SELECT seq, kind, data, station FROM events WHERE seq > ? ORDER BY seq", (after,))
-        events = []
+            "SELECT seq, kind, data, station, at FROM events WHERE seq > ? ORDER BY seq",
+            (after,))
         try:
-            for seq, kind, data, station in rows:
-                try:
-                    value = json.loads(data)
-                except (json.JSONDecodeError, TypeError, ValueError, RecursionError):
-                    events.append(Event(seq, str(kind), {}, str(station), "données illisibles"))
-                    continue
-                if not isinstance(value, dict):
-                    events.append(Event(seq, str(kind), {}, str(station), "données sans forme"))
-                    continue
-                events.append(Event(seq, str(kind), value, str(station)))
+            return [decode(*row) for row in rows]
         except sqlite3.DatabaseError as exc:
             raise JournalError(f"fichier de partie endommagé : {self.path} "
                                f"({sqlite_reason(exc)}) ; il n'a pas été modifié") from exc
-        return events
 
     def last_seq(self) -> int:
         return int(self._conn.execute("SELECT COALESCE(MAX(seq), 0) FROM events").fetchone()[0])
@@ -448,3 +550,41 @@ def _os_text(exc: OSError) -> str:
     from engine.files import os_reason
 
     return os_reason(exc)
+
+
+def write_copy(dest: Path, name: str, meta: dict[str, str], events: list[Event]) -> Path:
+    """A game file made from events read elsewhere (a game of a database): same meta, same
+    numbers, one self-contained file. ``dest`` a folder means ``name`` in it; a file that is
+    not a game is never replaced."""
+    dest = Path(dest)
+    if dest.is_dir():
+        dest = dest / name
+    if dest.exists() or dest.is_symlink():
+        if not dest.is_file() or not _is_journal(dest):
+            raise JournalError(f"{dest} existe et n'est pas une partie du kiosque : rien n'a "
+                               "été écrit (choisissez un autre nom)")
+    if not dest.parent.is_dir():
+        raise JournalError(f"dossier de sauvegarde introuvable : {dest.parent}")
+    tmp = dest.with_name(f".{dest.name}.{os.getpid()}.copie")
+    try:
+        tmp.unlink(missing_ok=True)
+        conn = sqlite3.connect(str(tmp), isolation_level=None)
+        try:
+            conn.executescript(_SCHEMA)
+            conn.execute("BEGIN")
+            conn.executemany("INSERT INTO meta VALUES (?, ?)", sorted(meta.items()))
+            conn.executemany("INSERT INTO events (seq, kind, data, station, at) "
+                             "VALUES (?, ?, ?, ?, ?)",
+                             [(e.seq, e.kind, encode(e.data), e.station, e.at) for e in events])
+            conn.execute("COMMIT")
+        finally:
+            conn.close()
+        with open(tmp, "rb+") as handle:
+            os.fsync(handle.fileno())
+        os.replace(tmp, dest)
+    except (OSError, sqlite3.Error) as exc:
+        tmp.unlink(missing_ok=True)
+        reason = sqlite_reason(exc) if isinstance(exc, sqlite3.Error) else _os_text(exc)
+        raise JournalError(f"copie de sauvegarde impossible : {dest} ({reason}) ; "
+                           "rien n'a été écrit") from exc
+    return dest

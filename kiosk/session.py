@@ -22,7 +22,7 @@ from engine.move import Move
 from engine.movegen import generate_moves, top_moves
 from engine.results import GameResults, Player, ResultsError, ResultsSettings, decision_from_dict
 
-from .journal import Event, Journal, JournalError
+from .journal import Event, JournalBase, JournalError
 
 #: The steps of a coup, in order; "accueil" before the first, "fin" after the last.
 STEPS = ("accueil", "tirage", "annonce", "chrono", "ramassage", "top", "correction", "fin")
@@ -117,7 +117,7 @@ class Chrono:
 class Session:
     """Rebuilt from a journal; ``record`` applies then appends one event."""
 
-    def __init__(self, journal: Journal, lexicon: Lexicon) -> None:
+    def __init__(self, journal: JournalBase, lexicon: Lexicon) -> None:
         self.journal = journal
         self.lexicon = lexicon
         sha = journal.meta.get("lexicon_sha256")
@@ -152,6 +152,7 @@ class Session:
         replay starts again without it, it is listed in :attr:`set_aside` with the
         reason, and the game goes on. It stays in the journal, never deleted.
         """
+        self._epoch = self.journal.epoch
         events = self.journal.events()
         aside: dict[int, str] = {}
         while True:
@@ -188,6 +189,9 @@ class Session:
     def sync(self) -> bool:
         """Apply what other stations appended; True when something changed."""
         new = self.journal.events(after=self.applied)
+        if self.journal.epoch != self._epoch:  # events renumbered (a queue sent after a cut)
+            self.rebuild()
+            return True
         if not new:
             return False
         if any(e.kind == "annule" for e in new):
@@ -205,11 +209,13 @@ class Session:
             self.applied = event.seq
         return True
 
-    def record(self, kind: str, data: dict[str, Any] | None = None) -> dict:
+    def record(self, kind: str, data: dict[str, Any] | None = None, station: str | None = None,
+               key: str | None = None) -> dict:
         """Apply an event, then commit it to the journal; returns the data as recorded.
 
         A refused action (GameError, DrawError, ResultsError) raises SessionError
-        and writes nothing.
+        and writes nothing. ``station``: who did it, when not this journal's station;
+        ``key``: the action's idempotency key (a retry with the same key writes nothing).
         """
         data = dict(data or {})
         self.sync()
@@ -220,7 +226,7 @@ class Session:
             self.rebuild()  # the engine may have changed part of its state before refusing
             raise SessionError(_reason(exc)) from exc
         try:
-            event = self.journal.append(kind, data)
+            event = self.journal.append(kind, data, station, key)
         except JournalError as exc:
             self.rebuild()
             raise SessionError(str(exc)) from exc
@@ -228,7 +234,7 @@ class Session:
             self.rebuild()
             raise SessionError(f"écriture du journal impossible ({type(exc).__name__}) : "
                                "cette action n'est pas enregistrée") from exc
-        if event.seq != self.applied + 1:
+        if event.duplicate or event.seq != self.applied + 1 or self.journal.epoch != self._epoch:
             self.rebuild()  # another station wrote in between: replay in the journal's order
         else:
             self.applied = event.seq

@@ -1,5 +1,6 @@
-"""The game file: real SQLite, WAL and synchronous FULL, refusals that touch nothing,
-two stations writing at once, and a resume refused with another word list."""
+"""The journal: real SQLite (WAL and synchronous FULL, refusals that touch nothing) and a real
+PostgreSQL server; on both (``store``), the same events replayed, two stations writing at once,
+the same key written once, and a resume refused with another word list."""
 
 import multiprocessing
 import sqlite3
@@ -18,6 +19,14 @@ def lexicon():
 
 def new_game(path, lexicon, players=16):
     journal = Journal.create(path, {"lexicon_sha256": lexicon.sha256})
+    session = Session(journal, lexicon)
+    session.record("partie", Config(seed=5, players=[{"table": t, "name": f"J{t}"}
+                                                     for t in range(1, players + 1)]).to_dict())
+    return session
+
+
+def new_stored_game(store, lexicon, players=16, name="a.partie"):
+    journal = store.create(name, {"lexicon_sha256": lexicon.sha256})
     session = Session(journal, lexicon)
     session.record("partie", Config(seed=5, players=[{"table": t, "name": f"J{t}"}
                                                      for t in range(1, players + 1)]).to_dict())
@@ -45,6 +54,36 @@ def test_file_is_wal_synchronous_full_and_replays(tmp_path, lexicon):
         lexicon.sha256
     again = Session(Journal.open(tmp_path / "a.partie"), lexicon)
     assert again.game.coups[0].top == top and again.step == "top"
+
+
+def test_events_committed_and_replayed_on_both_stores(store, lexicon):
+    session = new_stored_game(store, lexicon)
+    top = play_first_top(session)
+    session.record("etape", {"step": "correction"})
+    session.journal.close()
+    again = Session(store.open("a.partie", station="poste-2"), lexicon)
+    assert [e.kind for e in again.journal.events()] == ["partie", "tirage", "top", "etape"]
+    assert [e.seq for e in again.journal.events()] == [1, 2, 3, 4]
+    assert again.journal.meta["lexicon_sha256"] == lexicon.sha256
+    assert again.game.coups[0].top == top and again.step == "correction"
+    assert again.journal.events(after=2)[0].kind == "top"
+    again.journal.close()
+
+
+def test_a_key_writes_one_event_however_often_it_is_sent(store, lexicon):
+    session = new_stored_game(store, lexicon)
+    top = play_first_top(session)
+    b = {"table": 4, "word": top.word, "ref": str(top.ref), "score": top.score}
+    first = session.journal.append("bulletin", {"coup": 1, "bulletin": b}, key="poste1-act42")
+    again = session.journal.append("bulletin", {"coup": 1, "bulletin": b}, key="poste1-act42")
+    assert again.duplicate and again.seq == first.seq and not first.duplicate
+    assert [e.kind for e in session.journal.events()].count("bulletin") == 1
+    # through the session: recorded once, the retry rebuilds instead of applying twice
+    session.record("bulletin", {"coup": 1, "bulletin": {**b, "table": 5}}, key="act-43")
+    session.record("bulletin", {"coup": 1, "bulletin": {**b, "table": 5}}, key="act-43")
+    assert [e.kind for e in session.journal.events()].count("bulletin") == 2
+    assert not session.refused and len(session.results.entries) == 2
+    session.journal.close()
 
 
 def test_existing_file_never_overwritten(tmp_path, lexicon):
@@ -86,22 +125,22 @@ def test_other_sqlite_file_refused(tmp_path):
         Journal.open(path)
 
 
-def test_resume_with_another_lexicon_refused(tmp_path, lexicon):
-    session = new_game(tmp_path / "a.partie", lexicon)
+def test_resume_with_another_lexicon_refused(store, lexicon):
+    session = new_stored_game(store, lexicon)
     session.journal.close()
     other = Lexicon.from_words(["MAISON", "RATES", "TARES"])
     with pytest.raises(SessionError, match="autre liste de mots"):
-        Session(Journal.open(tmp_path / "a.partie"), other)
+        Session(store.open("a.partie"), other)
 
 
-def _station(path: str, tables: list[int], sha: str, barrier) -> None:
+def _station(store, tables: list[int], sha: str, barrier) -> None:
     """One arbiter station: confirms bulletins for its tables, one transaction each, at an
     arbiter's pace (a short pause between two, so the other station gets the lock too)."""
     import time
 
     lexicon = Lexicon.load()
     assert lexicon.sha256 == sha
-    session = Session(Journal.open(path, station=f"poste-{tables[0]}"), lexicon)
+    session = Session(store.open("a.partie", station=f"poste-{tables[0]}"), lexicon)
     top = session.game.coups[0].top
     barrier.wait()
     for table in tables:
@@ -112,14 +151,13 @@ def _station(path: str, tables: list[int], sha: str, barrier) -> None:
     session.journal.close()
 
 
-def test_two_stations_write_at_once(tmp_path, lexicon):
-    path = tmp_path / "a.partie"
-    session = new_game(path, lexicon, players=40)
+def test_two_stations_write_at_once(store, lexicon):
+    session = new_stored_game(store, lexicon, players=40)
     play_first_top(session)
     ctx = multiprocessing.get_context("spawn")
     barrier = ctx.Barrier(2)
     odd, even = list(range(1, 41, 2)), list(range(2, 41, 2))
-    procs = [ctx.Process(target=_station, args=(str(path), tables, lexicon.sha256, barrier))
+    procs = [ctx.Process(target=_station, args=(store, tables, lexicon.sha256, barrier))
              for tables in (odd, even)]
     for p in procs:
         p.start()
@@ -138,20 +176,21 @@ def test_two_stations_write_at_once(tmp_path, lexicon):
     assert sorted(t for (t, c) in results.entries) == list(range(1, 41))
     warned = {t for t in range(1, 41) if results.decision(t, 1).outcome.value == "avertissement"}
     assert warned == {t for t in range(1, 41) if t % 3 == 0}
-    assert session.journal._conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    assert [e.seq for e in events] == list(range(1, len(events) + 1))  # one order, no gap
+    if store.kind == "sqlite":
+        assert session.journal._conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
 
 
-def test_same_bulletin_from_two_stations_first_counts(tmp_path, lexicon):
-    path = tmp_path / "a.partie"
-    session = new_game(path, lexicon)
+def test_same_bulletin_from_two_stations_first_counts(store, lexicon):
+    session = new_stored_game(store, lexicon)
     top = play_first_top(session)
-    other = Session(Journal.open(path, station="poste-2"), lexicon)
+    other = Session(store.open("a.partie", station="poste-2"), lexicon)
     b = {"table": 4, "word": top.word, "ref": str(top.ref), "score": top.score}
     other.record("bulletin", {"coup": 1, "bulletin": b})
     session.record("bulletin", {"coup": 1, "bulletin": {**b, "score": top.score + 1}})
     assert session.results.decision(4, 1).outcome.value == "ok"
     assert any("déjà enregistré" in r for r in session.refused)
-    rebuilt = Session(Journal.open(path), lexicon)
+    rebuilt = Session(store.open("a.partie", station="poste-3"), lexicon)
     assert rebuilt.results.to_dict() == session.results.to_dict()
 
 
