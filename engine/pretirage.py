@@ -275,6 +275,12 @@ def read_predrawn(path: str | Path, lexicon: Lexicon | None) -> dict:
         raise PreDrawnError(f"{path.name}, {exc}") from exc
 
 
+def source_of_game(game: Game, lexicon: Lexicon) -> dict:
+    """A game played (by the engine from a seed: a tournament drawn once) as a pre-drawn
+    source, through the same checks as a file."""
+    return build_source(_with_rejections(game), lexicon)
+
+
 def _with_rejections(game: Game) -> list[DrawnLine]:
     """Our saved game as lines, rejected tirages included, so the same checks run."""
     lines = []

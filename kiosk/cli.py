@@ -1,4 +1,6 @@
-"""``kiosk``: nouvelle, reprendre, demo, lire, export — in French, errors in French."""
+"""``kiosk``: nouvelle, reprendre, demo, lire, export, tournoi, classement — in French, errors in
+French. A game is a file (the default) or, with ``--base postgresql://…``, a game of a database
+shared by the rooms of a tournament (:mod:`kiosk.storage`)."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from engine.files import show
 from engine.game import warning_seconds
 
 from .journal import Journal, JournalError, games_dir, last_game, new_game_path
+from .storage import Locator
 
 TIMES = {"3:00": 180, "2:30": 150, "2:00": 120, "1:00": 60}
 RAPIDE_SECONDS, RAPIDE_WARNING = 10, 5
@@ -85,11 +88,13 @@ def assign_arbiters(players: list[dict], spec: str, warnings: list[str] | None =
                         "un groupe à part pour la moyenne de la règle 5.7")
 
 
-def _open_session(path: Path, lexicon_path: str | None, station: str = "kiosque"):
+def _open_session(where: Path | Locator, lexicon_path: str | None, station: str = "kiosque"):
     from .session import Session, SessionError
 
+    where = where if isinstance(where, Locator) else Locator(path=where)
+    path = where.label
     try:
-        journal = Journal.open(path, station)
+        journal = where.open(station)
     except JournalError as exc:
         raise CliError(str(exc)) from exc
     meta = journal.meta
@@ -148,16 +153,58 @@ def _game_file(name: str | None) -> Path:
     return found
 
 
-def _create(path: Path, lexicon, config, station: str = "kiosque"):
+def _create(where: Path | Locator, lexicon, config, station: str = "kiosque"):
     from .session import Session
 
+    where = where if isinstance(where, Locator) else Locator(path=where)
     try:
-        journal = Journal.create(path, {"lexicon_sha256": lexicon.sha256,
-                                        "lexicon_path": str(lexicon.source)}, station,
-                                 first=("partie", config.to_dict()))
+        journal = where.create(_lexicon_meta(lexicon), station,
+                               first=("partie", config.to_dict()))
     except JournalError as exc:
         raise CliError(str(exc)) from exc
     return Session(journal, lexicon)
+
+
+def _lexicon_meta(lexicon) -> dict[str, str]:
+    return {"lexicon_sha256": lexicon.sha256, "lexicon_path": str(lexicon.source)}
+
+
+def _base(args) -> str | None:
+    """The database of ``--base`` (else $KIOSK_BASE); None: games are files."""
+    base = getattr(args, "base", None) or os.environ.get("KIOSK_BASE") or None
+    if base is not None:
+        from .pgjournal import is_url
+
+        if not is_url(base):
+            raise CliError(f"--base {base} : adresse non valable (attendu "
+                           "postgresql://utilisateur@serveur:port/base)")
+    return base
+
+
+def _locate(args, name: str | None) -> Locator:
+    """The game a command names: a file, a game of the database, or a tournament's room."""
+    base = _base(args)
+    tournoi, salle = getattr(args, "tournoi", None), getattr(args, "salle", None)
+    if base is None:
+        if tournoi or salle:
+            raise CliError("--tournoi et --salle demandent la base du tournoi (--base "
+                           "postgresql://… ou KIOSK_BASE)")
+        return Locator(path=_game_file(name))
+    from .pgjournal import PgJournal, latest_game
+
+    try:
+        if tournoi or salle:
+            if not (tournoi and salle):
+                raise CliError("donnez le tournoi et la salle : --tournoi NOM --salle NOM")
+            return Locator(url=base, name=PgJournal.find_room(base, tournoi, salle))
+        if name is None:
+            name = latest_game(base)
+            if name is None:
+                raise CliError("aucune partie dans cette base : commencez par « kiosk nouvelle "
+                               "--base … »")
+    except JournalError as exc:
+        raise CliError(str(exc)) from exc
+    return Locator(url=base, name=name)
 
 
 def _speech_settings(config):
@@ -187,8 +234,11 @@ def _open_room(args):
 def cmd_nouvelle(args) -> int:
     from .session import Config
 
+    if getattr(args, "tournoi", None) or getattr(args, "salle", None):
+        return _new_room(args)
+    args.tirage = args.tirage or "aleatoire"
     lexicon = _lexicon(args.lexique)
-    seconds = TIMES[args.temps]
+    seconds = TIMES[args.temps or "3:00"]
     source = None
     if args.tirage == "fichier":
         if not args.partie_source:
@@ -199,21 +249,68 @@ def cmd_nouvelle(args) -> int:
               + (" ; tops imposés" if not source.get("sans_solutions") else ""))
     elif args.partie_source:
         raise CliError("--partie-source ne sert qu'avec --tirage fichier")
+    players = _players_of(args)
+    seed = args.graine if args.graine is not None else int(time.time()) % 10**9
+    config = Config(seed=seed, seconds=seconds, warning=warning_seconds(seconds),
+                    blitz=seconds <= 60, draw_mode=args.tirage, players=players, source=source,
+                    event=_event(args) or None, original=args.originale)
+    base = _base(args)
+    if base is not None:  # a game of the database, named by --fichier or by the time
+        where = Locator(url=base, name=args.fichier or time.strftime("partie-%Y%m%d-%H%M%S"))
+    else:
+        where = Locator(path=Path(args.fichier) if args.fichier else _new_game_path())
+    session = _create(where, lexicon, config)
+    print(f"nouvelle partie : {where.label}")
+    return _run_room(session, args)
+
+
+def _players_of(args) -> list[dict]:
     warnings: list[str] = []
     players = read_players(args.joueurs, warnings) if args.joueurs else []
-    if args.arbitres:
+    if getattr(args, "arbitres", None):
         if not players:
             raise CliError("--arbitres : donnez aussi la liste des joueurs (--joueurs)")
         assign_arbiters(players, args.arbitres, warnings)
     for warning in warnings:
         print(f"attention : {warning}", file=sys.stderr)
-    seed = args.graine if args.graine is not None else int(time.time()) % 10**9
-    config = Config(seed=seed, seconds=seconds, warning=warning_seconds(seconds),
-                    blitz=seconds <= 60, draw_mode=args.tirage, players=players, source=source,
-                    event=_event(args) or None, original=args.originale)
-    path = Path(args.fichier) if args.fichier else _new_game_path()
-    session = _create(path, lexicon, config)
-    print(f"nouvelle partie : {path}")
+    return players
+
+
+def _room_session(args, players: list[dict], lexicon, station: str = "kiosque",
+                  **extra):
+    """A tournament room's new game (its players registered), as a session."""
+    from . import tournament as tour
+    from .session import Session
+
+    base = _base(args)
+    if base is None or not (args.tournoi and args.salle):
+        raise CliError("une salle de tournoi : --base postgresql://… --tournoi NOM --salle NOM")
+    for option, value in (("--tirage", getattr(args, "tirage", None)),
+                          ("--graine", getattr(args, "graine", None)),
+                          ("--partie-source", getattr(args, "partie_source", None)),
+                          ("--temps", getattr(args, "temps", None)), ("--fichier", args.fichier)):
+        if value is not None:
+            raise CliError(f"{option} : en tournoi, les tirages, le temps et la partie sont "
+                           "ceux du tournoi (kiosk tournoi creer)")
+    try:
+        t = tour.load(base, args.tournoi)
+        if t.settings.get("lexicon_sha256") != lexicon.sha256:
+            raise CliError(f"le tournoi « {t.name} » a été tiré avec une autre liste de mots "
+                           f"({t.settings.get('lexicon_path')}) : --lexique avec la même liste")
+        config = t.room_config(players, _event(args) if hasattr(args, "epreuve") else None)
+        for name, value in extra.items():
+            setattr(config, name, value)
+        journal = tour.register_room(base, t, args.salle, config, _lexicon_meta(lexicon), station)
+    except JournalError as exc:
+        raise CliError(str(exc)) from exc
+    return Session(journal, lexicon)
+
+
+def _new_room(args) -> int:
+    lexicon = _lexicon(args.lexique)
+    players = _players_of(args)
+    session = _room_session(args, players, lexicon)
+    print(f"nouvelle partie : {session.journal.label} ({len(players)} joueur(s))")
     return _run_room(session, args)
 
 
@@ -263,13 +360,14 @@ def _run_room(session, args, autopilot_factory=None, out_dir: Path | None = None
         voice.close()
         room.close()
         session.journal.close()
-    print(f"partie enregistrée : {session.journal.path} (kiosk reprendre pour continuer)")
+    print(f"partie enregistrée : {session.journal.label} (kiosk reprendre pour continuer)")
     return 0
 
 
 def cmd_reprendre(args) -> int:
-    path = _game_file(args.partie)
-    session = _open_session(path, args.lexique)
+    where = _locate(args, args.partie)
+    path = where.label
+    session = _open_session(where, args.lexique)
     print(f"reprise de {path} : coup {session.coup.number if session.coup else 0}, "
           f"étape « {session.step} »")
     demo = session.config.demo if session.config else None
@@ -305,13 +403,23 @@ def cmd_demo(args) -> int:
         raise CliError(str(exc)) from exc
     seconds, warning = (RAPIDE_SECONDS, RAPIDE_WARNING) if args.rapide else (180, 30)
     accelere = args.sans_ecran or args.accelere
-    config = Config(seed=args.seed, seconds=seconds, warning=warning, players=players(),
-                    max_coups=args.coups,
-                    demo={"out_dir": str(out_dir), "photos": not args.sans_photos,
-                          "accelere": accelere, "token": token})
-    path = Path(args.fichier) if args.fichier else _new_game_path(f"demo-graine{args.seed}")
-    session = _create(path, lexicon, config)
-    print(f"démonstration : partie {path}")
+    demo = {"out_dir": str(out_dir), "photos": not args.sans_photos, "accelere": accelere,
+            "token": token}
+    people = _players_of(args) if args.joueurs else players()
+    if args.tournoi or args.salle:  # a virtual room of a tournament: its game, our pace
+        session = _room_session(args, people, lexicon, seed=args.seed, seconds=seconds,
+                                warning=warning, max_coups=args.coups, demo=demo)
+        print(f"démonstration : {session.journal.label}")
+    else:
+        config = Config(seed=args.seed, seconds=seconds, warning=warning, players=people,
+                        max_coups=args.coups, demo=demo)
+        base = _base(args)
+        where = Locator(url=base, name=args.fichier or f"demo-graine{args.seed}-"
+                        f"{time.strftime('%Y%m%d-%H%M%S')}") if base else \
+            Locator(path=Path(args.fichier) if args.fichier else
+                    _new_game_path(f"demo-graine{args.seed}"))
+        session = _create(where, lexicon, config)
+        print(f"démonstration : partie {where.label}")
     return _run_demo(session, out_dir, sans_ecran=args.sans_ecran, accelere=accelere,
                      photos=not args.sans_photos, args=args)
 
@@ -384,8 +492,7 @@ def cmd_lire(args) -> int:
     from .reading import collecting_coup, list_photos, read_photo
     from .session import SessionError
 
-    path = _game_file(args.partie)
-    session = _open_session(path, args.lexique, station=args.poste)
+    session = _open_session(_locate(args, args.partie), args.lexique, station=args.poste)
     try:
         photos, others = list_photos(args.dossier)
     except FileNotFoundError as exc:
@@ -480,10 +587,11 @@ def _skip_reason(photo: Path, earlier: dict[str, dict]) -> str | None:
 
 
 def cmd_sauvegarder(args) -> int:
-    """A complete copy of the game in one file, made while it plays (SQLite's backup API)."""
-    path = _game_file(args.partie)
+    """A complete copy of the game in one file, made while it plays (SQLite's backup API; a
+    game of a database is copied into a game file)."""
+    where = _locate(args, args.partie)
     try:
-        journal = Journal.open(path, "sauvegarde")
+        journal = where.open("sauvegarde")
     except JournalError as exc:
         raise CliError(str(exc)) from exc
     try:
@@ -507,9 +615,9 @@ def cmd_export(args) -> int:
 
     from .exports import write_results
 
-    path = _game_file(args.partie)
-    session = _open_session(path, args.lexique, station="export")
-    out = Path(args.sortie) if args.sortie else path.with_suffix("")
+    where = _locate(args, args.partie)
+    session = _open_session(where, args.lexique, station="export")
+    out = Path(args.sortie) if args.sortie else where.default_out()
     try:
         if not session.results.players:
             raise CliError("cette partie n'a pas de joueurs : rien à exporter")
@@ -591,6 +699,112 @@ def cmd_importer(args) -> int:
     return 0
 
 
+def _need_base(args) -> str:
+    base = _base(args)
+    if base is None:
+        raise CliError("un tournoi vit dans une base PostgreSQL : --base "
+                       "postgresql://utilisateur@serveur:port/base (ou KIOSK_BASE)")
+    return base
+
+
+def cmd_tournoi_creer(args) -> int:
+    """The head juge-arbitre draws the tournament's game (or loads it) once, for every room."""
+    from engine.game import GameSettings
+    from engine.pretirage import source_of_game
+    from engine.selfplay import self_play
+
+    from . import tournament as tour
+
+    base = _need_base(args)
+    lexicon = _lexicon(args.lexique)
+    seconds = TIMES[args.temps]
+    if args.partie_source:
+        if args.graine is not None:
+            raise CliError("--graine ou --partie-source, pas les deux")
+        source = _predrawn(args.partie_source, lexicon)
+        if source.get("sans_solutions"):
+            raise CliError("en tournoi, la partie pré-tirée doit donner les tops : toutes les "
+                           "salles jouent la même partie")
+        how = f"partie pré-tirée {Path(args.partie_source).name} vérifiée"
+    else:
+        seed = args.graine if args.graine is not None else int(time.time()) % 10**9
+        game = self_play(seed, lexicon, GameSettings(seconds, seconds <= 60, auto_reject=True))
+        source = source_of_game(game, lexicon)
+        how = f"partie tirée avec la graine {seed}"
+    if args.coups is not None and args.coups < 1:
+        raise CliError("--coups : au moins 1")
+    settings = {"source": source, "seconds": seconds, "warning": warning_seconds(seconds),
+                "blitz": seconds <= 60, "original": bool(args.originale),
+                "max_coups": args.coups, "event": _event(args),
+                "lexicon_sha256": lexicon.sha256, "lexicon_path": str(lexicon.source)}
+    try:
+        tour.create(base, args.nom, settings)
+    except JournalError as exc:
+        raise CliError(str(exc)) from exc
+    coups = len([c for c in source["coups"] if c.get("top")])
+    if args.coups:
+        coups = min(coups, args.coups)
+    print(f"tournoi « {args.nom} » créé : {how}, {coups} coups")
+    print(f"chaque salle : kiosk nouvelle --base … --tournoi {args.nom!r} --salle NOM "
+          "--joueurs joueurs-de-la-salle.csv (tables numérotées à la suite d'une salle à l'autre)")
+    return 0
+
+
+def cmd_tournoi_voir(args) -> int:
+    from . import tournament as tour
+
+    base = _need_base(args)
+    try:
+        tour.load(base, args.nom)
+        rooms = tour.rooms(base, args.nom)
+    except JournalError as exc:
+        raise CliError(str(exc)) from exc
+    print(f"tournoi « {args.nom} » : {len(rooms)} salle(s)")
+    for r in rooms:
+        state = "terminée" if r.finished else f"{r.tops} top(s) annoncé(s)"
+        held = f"kiosque ouvert ({r.holder})" if r.holder else "aucun kiosque ouvert"
+        print(f"  salle {r.room} : {r.players} joueur(s), {state}, {held}")
+    return 0
+
+
+def cmd_classement(args) -> int:
+    """The results desk: every room replayed from the base, ranked, kept live with --suivre."""
+    from . import tournament as tour
+    from .desk import Desk
+
+    base = _need_base(args)
+    try:
+        settings = tour.load(base, args.tournoi).settings
+        lexicon = _lexicon(args.lexique or settings.get("lexicon_path"))
+        desk = Desk(base, args.tournoi, lexicon)
+    except JournalError as exc:
+        raise CliError(str(exc)) from exc
+    out = Path(args.sortie) if args.sortie else None
+    if out is not None and out.exists() and not out.is_dir():
+        desk.close()
+        raise CliError(f"--sortie {out} : ce n'est pas un dossier ; rien n'a été écrit")
+    try:
+        while True:
+            print("\n".join(desk.lines()), flush=True)
+            if out is not None:
+                try:
+                    desk.write(out)
+                except OSError as exc:
+                    raise CliError(f"écriture impossible dans {out} ({_os_reason(exc)})") from exc
+                print(f"résultats dans {out} (general/ et un dossier par salle)", flush=True)
+            if args.suivre is None:
+                return 0
+            while not desk.refresh():
+                desk.wait(max(0.2, args.suivre))
+            print()
+    except KeyboardInterrupt:
+        return 0
+    except JournalError as exc:
+        raise CliError(str(exc)) from exc
+    finally:
+        desk.close()
+
+
 # -- parser --------------------------------------------------------------------------------------
 def build_parser() -> argparse.ArgumentParser:
     parser = FrenchParser(prog="kiosk", description="Kiosque de Scrabble Duplicate : anime une "
@@ -606,6 +820,14 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--lieu", metavar="LIEU", help="lieu de l'épreuve" + where)
         p.add_argument("--juge-arbitre", metavar="NOM", help="nom du juge-arbitre" + where)
 
+    def base_options(p, room: bool = True):
+        p.add_argument("--base", metavar="URL", help="base PostgreSQL partagée par les salles "
+                       "(postgresql://utilisateur@serveur:port/base ; défaut $KIOSK_BASE ; sans "
+                       "elle, la partie est un fichier)")
+        if room:
+            p.add_argument("--tournoi", metavar="NOM", help="tournoi de la base (avec --salle)")
+            p.add_argument("--salle", metavar="NOM", help="salle du tournoi (avec --tournoi)")
+
     def screen_options(p):
         p.add_argument("--ecran", type=int, default=None, metavar="N",
                        help="numéro de l'écran de salle, en plein écran : 0 le premier (par "
@@ -617,11 +839,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--lexique", "--lexicon", dest="lexique", metavar="LISTE",
                    help="liste de mots (un mot par ligne) ; "
                    "par défaut $DUPLICATE_LEXICON ou la liste française livrée")
-    p.add_argument("--temps", choices=list(TIMES), default="3:00",
+    p.add_argument("--temps", choices=list(TIMES), default=None,
                    help="temps par coup (défaut 3:00 ; 1:00 = blitz)")
-    p.add_argument("--tirage", choices=["aleatoire", "manuel", "fichier"], default="aleatoire",
-                   help="tirages aléatoires (graine), tapés à la main, ou repris d'une partie "
-                   "pré-tirée")
+    p.add_argument("--tirage", choices=["aleatoire", "manuel", "fichier"], default=None,
+                   help="tirages aléatoires (graine, par défaut), tapés à la main, ou repris "
+                   "d'une partie pré-tirée")
     p.add_argument("--graine", type=int, help="graine des tirages aléatoires")
     p.add_argument("--partie-source", metavar="PARTIE",
                    help="partie pré-tirée dont on rejoue les tirages (--tirage fichier) : "
@@ -637,7 +859,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="partie originale : la pénalité des avertissements commence au 6e "
                    "(comme en blitz)")
     p.add_argument("--fichier", metavar="PARTIE", help="fichier de la partie (défaut : dans "
-                   "$KIOSK_PARTIES ou ~/.local/share/duplicate-kiosk/parties)")
+                   "$KIOSK_PARTIES ou ~/.local/share/duplicate-kiosk/parties ; avec --base, "
+                   "son nom dans la base)")
+    base_options(p)
     event_options(p)
     screen_options(p)
     p.set_defaults(func=cmd_nouvelle)
@@ -649,6 +873,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="liste de mots de la partie")
     p.add_argument("--sans-ecran", action="store_true",
                    help="démonstration seulement : sans fenêtre, écrans en PNG")
+    base_options(p)
     screen_options(p)
     p.set_defaults(func=cmd_reprendre)
 
@@ -666,7 +891,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--sortie", default="out/demo", metavar="DOSSIER",
                    help="dossier des écrans, annonces et résultats (défaut out/demo)")
     p.add_argument("--lexique", "--lexicon", dest="lexique", metavar="LISTE", help="liste de mots")
-    p.add_argument("--fichier", metavar="PARTIE", help="fichier de la partie")
+    p.add_argument("--fichier", metavar="PARTIE", help="fichier de la partie (avec --base, son "
+                   "nom dans la base)")
+    p.add_argument("--joueurs", metavar="JOUEURS.csv",
+                   help="joueurs virtuels de cette liste (défaut : les 16 de la démonstration)")
+    base_options(p)
     screen_options(p)
     p.set_defaults(func=cmd_demo)
 
@@ -682,13 +911,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="une ligne JSON par photo")
     p.add_argument("--relire", action="store_true",
                    help="relire aussi les photos déjà lues pour ce coup")
+    base_options(p)
     p.set_defaults(func=cmd_lire)
 
     p = sub.add_parser("sauvegarder", help="copier la partie, même en cours, dans un seul "
                        "fichier (clé USB…)")
     p.add_argument("destination", metavar="DESTINATION",
                    help="fichier ou dossier de la copie (une copie précédente est remplacée)")
-    p.add_argument("--partie", help="fichier de la partie (défaut : la plus récente)")
+    p.add_argument("--partie", help="fichier de la partie (défaut : la plus récente ; avec "
+                   "--base, son nom dans la base : la copie est un fichier de partie)")
+    base_options(p)
     p.set_defaults(func=cmd_sauvegarder)
 
     from engine.export import EXPORTERS
@@ -704,6 +936,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="fichier fédéral à écrire (défaut sigles) ; " + " ; ".join(
                        f"{e.name} : {e.description}" for e in EXPORTERS.values()))
     event_options(p, export=True)
+    base_options(p)
     p.set_defaults(func=cmd_export)
 
     p = sub.add_parser("importer", help="faire une partie du kiosque d'une partie Eliot (XML)")
@@ -713,6 +946,43 @@ def build_parser() -> argparse.ArgumentParser:
                    help="liste de mots sur laquelle vérifier les coups")
     event_options(p)
     p.set_defaults(func=cmd_importer)
+
+    p = sub.add_parser("tournoi", help="un tournoi en plusieurs salles, sur une base PostgreSQL")
+    tsub = p.add_subparsers(dest="action", metavar="ACTION")
+    tsub.required = True
+    t = tsub.add_parser("creer", help="créer le tournoi : le juge-arbitre principal tire la "
+                        "partie (graine) ou charge la partie pré-tirée")
+    t.add_argument("nom", metavar="NOM", help="nom du tournoi")
+    t.add_argument("--graine", type=int, help="graine des tirages (défaut : au hasard)")
+    t.add_argument("--partie-source", metavar="PARTIE", help="partie pré-tirée avec ses tops "
+                   "(.json, .xml Eliot ou texte), vérifiée en entier")
+    t.add_argument("--temps", choices=list(TIMES), default="3:00",
+                   help="temps par coup (défaut 3:00 ; 1:00 = blitz)")
+    t.add_argument("--coups", type=int, metavar="N", help="arrêter la partie après N coups")
+    t.add_argument("--originale", action="store_true", help="partie originale (pénalité des "
+                   "avertissements à partir du 6e)")
+    t.add_argument("--lexique", "--lexicon", dest="lexique", metavar="LISTE",
+                   help="liste de mots de la partie")
+    base_options(t, room=False)
+    event_options(t)
+    t.set_defaults(func=cmd_tournoi_creer)
+    t = tsub.add_parser("voir", help="les salles du tournoi : joueurs, coups, kiosque ouvert")
+    t.add_argument("nom", metavar="NOM", help="nom du tournoi")
+    base_options(t, room=False)
+    t.set_defaults(func=cmd_tournoi_voir)
+
+    p = sub.add_parser("classement", help="le classement en direct de toutes les salles d'un "
+                       "tournoi (par salle et général), avec les fichiers de résultats")
+    p.add_argument("--tournoi", metavar="NOM", required=True, help="nom du tournoi")
+    p.add_argument("--sortie", metavar="DOSSIER", help="écrire les résultats (général et par "
+                   "salle : CSV, HTML, PDF, SIGLES) dans ce dossier")
+    p.add_argument("--suivre", type=float, nargs="?", const=5.0, default=None, metavar="SECONDES",
+                   help="rester ouvert et mettre à jour à chaque écriture d'une salle (au plus "
+                   "toutes les SECONDES, défaut 5) ; Ctrl-C pour finir")
+    p.add_argument("--lexique", "--lexicon", dest="lexique", metavar="LISTE",
+                   help="liste de mots du tournoi")
+    base_options(p, room=False)
+    p.set_defaults(func=cmd_classement)
     return parser
 
 

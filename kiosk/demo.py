@@ -187,7 +187,8 @@ class Autopilot:
             m.key("h")
             return True
         if step == "tirage" and coup is not None and coup.number == REJECT_COUP \
-                and coup.tirage and not coup.rejections and m.flash_rejet is None:
+                and coup.tirage and not coup.rejections and m.flash_rejet is None \
+                and m.config.draw_mode != "fichier":  # a pre-drawn game's tirages are imposed
             m.key("r")
             return True
         if step == "chrono":

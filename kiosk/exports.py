@@ -54,8 +54,18 @@ def write_results(session: Session, out_dir: Path, *, event: dict | None = None,
                   federation: tuple[str, ...] = ("sigles",), pdf: bool = True,
                   eliot: bool = False) -> list[Path]:
     """Every results file in ``out_dir``; returns their paths, resultats.csv first."""
+    written = write_report(report_of(session, event), out_dir, federation=federation, pdf=pdf)
+    if eliot:
+        text = write_eliot(session.game, session.results, dictionary=lexicon_name(session),
+                           word_count=len(session.lexicon))
+        written.append(_write(out_dir / ELIOT_NAME, text.encode("utf-8")))
+    return written
+
+
+def write_report(report: Report, out_dir: Path, *, federation: tuple[str, ...] = ("sigles",),
+                 pdf: bool = True) -> list[Path]:
+    """A report's files (one game, or a tournament's rooms merged); resultats.csv first."""
     out_dir.mkdir(parents=True, exist_ok=True)
-    report = report_of(session, event)
     written = [_write(out_dir / CSV_NAME, results_csv_utf8(report)),
                _write(out_dir / "resultats-windows1252.csv", results_csv_cp1252(report)),
                _write(out_dir / "resultats.html", results_html(report).encode("utf-8")),
@@ -67,8 +77,4 @@ def write_results(session: Session, out_dir: Path, *, event: dict | None = None,
     if pdf:
         written.append(_write(out_dir / "resultats.pdf", results_pdf(report)))
         written.append(_write(out_dir / "feuilles-correction.pdf", correction_sheets_pdf(report)))
-    if eliot:
-        text = write_eliot(session.game, session.results, dictionary=lexicon_name(session),
-                           word_count=len(session.lexicon))
-        written.append(_write(out_dir / ELIOT_NAME, text.encode("utf-8")))
     return written

@@ -130,6 +130,14 @@ class Machine:
             self.message = str(exc)
             return None
 
+    def poll_store(self) -> str | None:
+        """What the journal has to tell the juge-arbitre (a database out of reach, then back):
+        shown as the message; returned for a terminal."""
+        notice = self.session.journal.notice()
+        if notice:
+            self.message = notice
+        return notice
+
     def take_effects(self) -> list[Effect]:
         out, self.effects = self.effects, []
         return out

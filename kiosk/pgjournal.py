@@ -333,30 +333,8 @@ class PgJournal(JournalBase):
                room: str | None = None) -> PgJournal:
         """A new game in the database, with its first event; never over an existing one."""
         base = Base(url)
-        rows = {"format": FORMAT, "version": str(VERSION), "created": str(time.time()), **meta}
-
-        def work(conn):
-            if conn.execute("SELECT 1 FROM games WHERE name = %s", (name,)).fetchone():
-                raise JournalError(f"la partie « {name} » existe déjà dans la base {base.label} "
-                                   "(rien n'a été écrasé)")
-            if tournament is not None and conn.execute(
-                    "SELECT 1 FROM games WHERE tournament = %s AND room = %s",
-                    (tournament, room)).fetchone():
-                raise JournalError(f"la salle « {room} » du tournoi « {tournament} » a déjà sa "
-                                   "partie : kiosk reprendre --tournoi … --salle …")
-            game_id = conn.execute(
-                "INSERT INTO games (name, tournament, room, meta, last_seq, created) "
-                "VALUES (%s, %s, %s, %s, %s, %s) RETURNING id",
-                (name, tournament, room, json.dumps(rows, ensure_ascii=False, sort_keys=True),
-                 1 if first else 0, time.time())).fetchone()[0]
-            if first is not None:
-                conn.execute("INSERT INTO events (game, seq, kind, data, station, at, idem_key) "
-                             "VALUES (%s, 1, %s, %s, %s, %s, %s)",
-                             (game_id, first[0], encode(first[1]), station, time.time(),
-                              uuid.uuid4().hex))
-            return game_id
-
-        base.serializable(work)
+        base.serializable(lambda conn: insert_game(conn, base, name, meta, station, first,
+                                                   tournament, room))
         return cls.open(url, name, station)
 
     @classmethod
@@ -730,6 +708,38 @@ class PgJournal(JournalBase):
             print(f"attention : {left} action(s) gardée(s) sur ce poste ({self._outbox.path}) "
                   "faute de base de données : elles seront envoyées à la prochaine ouverture "
                   "de la partie", file=sys.stderr)
+
+
+def insert_game(conn, base: Base, name: str, meta: dict[str, str], station: str,
+                first: tuple[str, dict] | None, tournament: str | None = None,
+                room: str | None = None) -> int:
+    """A new game row and its first event, inside the caller's transaction."""
+    rows = {"format": FORMAT, "version": str(VERSION), "created": str(time.time()), **meta}
+    if conn.execute("SELECT 1 FROM games WHERE name = %s", (name,)).fetchone():
+        raise JournalError(f"la partie « {name} » existe déjà dans la base {base.label} "
+                           "(rien n'a été écrasé)")
+    game_id = conn.execute(
+        "INSERT INTO games (name, tournament, room, meta, last_seq, created) "
+        "VALUES (%s, %s, %s, %s, %s, %s) RETURNING id",
+        (name, tournament, room, json.dumps(rows, ensure_ascii=False, sort_keys=True),
+         1 if first else 0, time.time())).fetchone()[0]
+    if first is not None:
+        conn.execute("INSERT INTO events (game, seq, kind, data, station, at, idem_key) "
+                     "VALUES (%s, 1, %s, %s, %s, %s, %s)",
+                     (game_id, first[0], encode(first[1]), station, time.time(),
+                      uuid.uuid4().hex))
+    return int(game_id)
+
+
+def latest_game(url: str) -> str | None:
+    """The name of the game created last in the database (``kiosk reprendre`` without a name)."""
+    base = Base(url)
+    conn = base.connect()
+    try:
+        row = conn.execute("SELECT name FROM games ORDER BY created DESC LIMIT 1").fetchone()
+    finally:
+        conn.close()
+    return str(row[0]) if row else None
 
 
 class _Known(Exception):

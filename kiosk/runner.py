@@ -8,6 +8,7 @@ new screen on an off-screen surface and saves it as a PNG.
 from __future__ import annotations
 
 import signal
+import sys
 import time
 from pathlib import Path
 
@@ -153,6 +154,9 @@ def run_headless(machine: Machine, autopilot, voice, out_dir: Path,
     snapshots = Snapshots(out_dir)
     lines = Progress(machine) if progress else None
     for _ in range(max_actions):
+        notice = machine.poll_store()
+        if notice:
+            print(f"attention : {notice}", file=sys.stderr, flush=True)
         if lines is not None:
             lines.update()
         if screenshots:
@@ -211,6 +215,7 @@ def run_window(machine: Machine, room, voice, autopilot=None, out_dir: Path | No
 
                     reason = str(exc) if isinstance(exc, JournalError) else sqlite_reason(exc)
                     machine.message = f"lecture du journal impossible : {reason}"
+                machine.poll_store()
             machine.tick()
             if lines is not None:
                 lines.update()
