@@ -249,7 +249,9 @@ class Outbox:
                 os.close(fd)
                 raise JournalError(f"la file d'attente locale {self.path} est déjà utilisée par "
                                    "un autre kiosque de ce poste") from None
-            conn = sqlite3.connect(str(self.path), isolation_level=None, timeout=20)
+            # used by the room's thread and the sending thread, always under the journal's mutex
+            conn = sqlite3.connect(str(self.path), isolation_level=None, timeout=20,
+                                   check_same_thread=False)
             conn.execute("PRAGMA synchronous=FULL")
             conn.execute("CREATE TABLE IF NOT EXISTS queue (n INTEGER PRIMARY KEY AUTOINCREMENT, "
                          "kind TEXT NOT NULL, data TEXT NOT NULL, station TEXT NOT NULL, "
@@ -430,6 +432,12 @@ class PgJournal(JournalBase):
         with self._mutex:
             return len(self._outbox.items()) + len(self._sent) if not self._online else 0
 
+    def _tell(self, text: str) -> None:
+        """A line for the juge-arbitre, once (a retry loop does not repeat it)."""
+        with self._mutex:
+            if text not in self._notices:
+                self._notices.append(text)
+
     def notice(self) -> str | None:
         with self._mutex:
             return self._notices.pop(0) if self._notices else None
@@ -558,9 +566,8 @@ class PgJournal(JournalBase):
             except LINK_ERRORS:
                 pass
             except Exception as exc:  # noqa: BLE001 - the thread must never die silently
-                with self._mutex:
-                    self._notices.append(f"envoi de la file d'attente interrompu "
-                                         f"({type(exc).__name__}) : nouvel essai")
+                self._tell(f"envoi de la file d'attente interrompu ({type(exc).__name__}) : "
+                           "nouvel essai dans un instant")
             try:
                 conn.close()
             except Exception:  # noqa: BLE001
