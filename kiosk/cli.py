@@ -291,7 +291,7 @@ def _room_session(args, players: list[dict], lexicon, station: str = "kiosque",
                           ("--temps", getattr(args, "temps", None)), ("--fichier", args.fichier)):
         if value is not None:
             raise CliError(f"{option} : en tournoi, les tirages, le temps et la partie sont "
-                           "ceux du tournoi (kiosk tournoi creer)")
+                           "ceux du tournoi (kiosk tournoi NOM --creer)")
     try:
         t = tour.load(base, args.tournoi)
         if t.settings.get("lexicon_sha256") != lexicon.sha256:
@@ -707,6 +707,17 @@ def _need_base(args) -> str:
     return base
 
 
+def cmd_tournoi(args) -> int:
+    """``--creer``: the tournament made; otherwise its rooms shown."""
+    if args.creer:
+        return cmd_tournoi_creer(args)
+    given = [o for o, v in (("--graine", args.graine), ("--partie-source", args.partie_source),
+                            ("--coups", args.coups)) if v is not None]
+    if given:
+        raise CliError(f"{given[0]} ne sert qu'à la création du tournoi (--creer)")
+    return cmd_tournoi_voir(args)
+
+
 def cmd_tournoi_creer(args) -> int:
     """The head juge-arbitre draws the tournament's game (or loads it) once, for every room."""
     from engine.game import GameSettings
@@ -745,7 +756,7 @@ def cmd_tournoi_creer(args) -> int:
     if args.coups:
         coups = min(coups, args.coups)
     print(f"tournoi « {args.nom} » créé : {how}, {coups} coups")
-    print(f"chaque salle : kiosk nouvelle --base … --tournoi {args.nom!r} --salle NOM "
+    print(f"chaque salle : kiosk nouvelle --base … --tournoi « {args.nom} » --salle NOM "
           "--joueurs joueurs-de-la-salle.csv (tables numérotées à la suite d'une salle à l'autre)")
     return 0
 
@@ -947,29 +958,24 @@ def build_parser() -> argparse.ArgumentParser:
     event_options(p)
     p.set_defaults(func=cmd_importer)
 
-    p = sub.add_parser("tournoi", help="un tournoi en plusieurs salles, sur une base PostgreSQL")
-    tsub = p.add_subparsers(dest="action", metavar="ACTION")
-    tsub.required = True
-    t = tsub.add_parser("creer", help="créer le tournoi : le juge-arbitre principal tire la "
-                        "partie (graine) ou charge la partie pré-tirée")
-    t.add_argument("nom", metavar="NOM", help="nom du tournoi")
-    t.add_argument("--graine", type=int, help="graine des tirages (défaut : au hasard)")
-    t.add_argument("--partie-source", metavar="PARTIE", help="partie pré-tirée avec ses tops "
+    p = sub.add_parser("tournoi", help="un tournoi en plusieurs salles sur une base PostgreSQL : "
+                       "le créer (--creer) ou voir ses salles")
+    p.add_argument("nom", metavar="NOM", help="nom du tournoi")
+    p.add_argument("--creer", action="store_true", help="créer le tournoi : le juge-arbitre "
+                   "principal tire la partie (--graine) ou charge la partie pré-tirée")
+    p.add_argument("--graine", type=int, help="graine des tirages (défaut : au hasard)")
+    p.add_argument("--partie-source", metavar="PARTIE", help="partie pré-tirée avec ses tops "
                    "(.json, .xml Eliot ou texte), vérifiée en entier")
-    t.add_argument("--temps", choices=list(TIMES), default="3:00",
+    p.add_argument("--temps", choices=list(TIMES), default="3:00",
                    help="temps par coup (défaut 3:00 ; 1:00 = blitz)")
-    t.add_argument("--coups", type=int, metavar="N", help="arrêter la partie après N coups")
-    t.add_argument("--originale", action="store_true", help="partie originale (pénalité des "
+    p.add_argument("--coups", type=int, metavar="N", help="arrêter la partie après N coups")
+    p.add_argument("--originale", action="store_true", help="partie originale (pénalité des "
                    "avertissements à partir du 6e)")
-    t.add_argument("--lexique", "--lexicon", dest="lexique", metavar="LISTE",
+    p.add_argument("--lexique", "--lexicon", dest="lexique", metavar="LISTE",
                    help="liste de mots de la partie")
-    base_options(t, room=False)
-    event_options(t)
-    t.set_defaults(func=cmd_tournoi_creer)
-    t = tsub.add_parser("voir", help="les salles du tournoi : joueurs, coups, kiosque ouvert")
-    t.add_argument("nom", metavar="NOM", help="nom du tournoi")
-    base_options(t, room=False)
-    t.set_defaults(func=cmd_tournoi_voir)
+    base_options(p, room=False)
+    event_options(p)
+    p.set_defaults(func=cmd_tournoi)
 
     p = sub.add_parser("classement", help="le classement en direct de toutes les salles d'un "
                        "tournoi (par salle et général), avec les fichiers de résultats")

@@ -83,7 +83,7 @@ def load(url: str, name: str) -> Tournament:
         conn.close()
     if row is None:
         raise JournalError(f"tournoi « {name} » inconnu dans la base {base.label} "
-                           "(kiosk tournoi creer d'abord)")
+                           "(kiosk tournoi NOM --creer d'abord)")
     try:
         settings = json.loads(row[0])
         assert isinstance(settings, dict) and isinstance(settings.get("source"), dict)

@@ -2,7 +2,8 @@
 import importlib
 import sys
 
-MODULES = ["engine.bench", "speech.bench", "display.bench", "vision.bench", "kiosk.bench"]
+MODULES = ["engine.bench", "speech.bench", "display.bench", "vision.bench", "kiosk.bench",
+           "kiosk.bench_rooms"]
 
 
 def main() -> int:

@@ -143,7 +143,7 @@ def test_server_and_room_killed_at_random_points_lose_nothing(server, tmp_path):
                KIOSK_PARTIES=str(tmp_path / "parties"))
     demo = ["--seed", 4, "--rapide", "--sans-ecran", "--sans-photos", "--coups", 3]
     def new_tournament(name):  # the same drawn game each time (same seed)
-        made = _run(["tournoi", "creer", name, "--base", url, "--graine", 21, "--coups", 3], env)
+        made = _run(["tournoi", "--creer", name, "--base", url, "--graine", 21, "--coups", 3], env)
         assert made.returncode == 0, made.stderr
 
     new_tournament("ref")

@@ -86,7 +86,7 @@ def test_the_same_scripted_game_gives_the_same_results_on_sqlite_and_postgresql(
 
 def test_rooms_follow_the_tournament_and_the_desk_ranks_everybody(env, pg_url, lexicon, capsys):
     t = name()
-    assert main(["tournoi", "creer", t, "--base", pg_url, "--graine", "11", "--coups", "3",
+    assert main(["tournoi", "--creer", t, "--base", pg_url, "--graine", "11", "--coups", "3",
                  "--epreuve", "Festival d'été"]) == 0
     assert "3 coups" in capsys.readouterr().out
     for room, tables in (("A", range(1, 17)), ("B", range(101, 106))):
@@ -123,14 +123,14 @@ def test_rooms_follow_the_tournament_and_the_desk_ranks_everybody(env, pg_url, l
     assert rows(env / "r" / "salle-B" / "resultats.csv")[1:] and \
         len(rows(env / "r" / "salle-B" / "resultats.csv")) == 6
     assert (env / "r" / "general" / "resultats.pdf").read_bytes()[:5] == b"%PDF-"
-    assert main(["tournoi", "voir", t, "--base", pg_url]) == 0
+    assert main(["tournoi", t, "--base", pg_url]) == 0
     assert "salle B : 5 joueur(s), terminée, aucun kiosque ouvert" in capsys.readouterr().out
 
 
 def test_a_table_belongs_to_one_room_even_when_two_rooms_register_at_once(env, pg_url,
                                                                           lexicon, capsys):
     t = name()
-    assert main(["tournoi", "creer", t, "--base", pg_url, "--graine", "3", "--coups", "2"]) == 0
+    assert main(["tournoi", "--creer", t, "--base", pg_url, "--graine", "3", "--coups", "2"]) == 0
     tournament = tour.load(pg_url, t)
     meta = {"lexicon_sha256": lexicon.sha256}
     outcomes: dict[str, str] = {}
@@ -163,7 +163,7 @@ def test_a_table_belongs_to_one_room_even_when_two_rooms_register_at_once(env, p
     assert main(["nouvelle", "--base", pg_url, "--tournoi", t, "--salle", "Est", "--graine", "4",
                  "--joueurs", str(env / "e.csv")]) == 2
     assert "ceux du tournoi" in capsys.readouterr().err
-    assert main(["tournoi", "creer", t, "--base", pg_url, "--graine", "5"]) == 2
+    assert main(["tournoi", "--creer", t, "--base", pg_url, "--graine", "5"]) == 2
     assert "existe déjà" in capsys.readouterr().err
     assert main(["classement", "--base", pg_url, "--tournoi", "inconnu"]) == 2
     assert "inconnu" in capsys.readouterr().err
@@ -172,7 +172,7 @@ def test_a_table_belongs_to_one_room_even_when_two_rooms_register_at_once(env, p
 def test_a_second_kiosk_for_a_room_is_refused_and_a_crashed_ones_room_is_free_again(env,
                                                                                    pg_url):
     t = name()
-    assert main(["tournoi", "creer", t, "--base", pg_url, "--graine", "8", "--coups", "1"]) == 0
+    assert main(["tournoi", "--creer", t, "--base", pg_url, "--graine", "8", "--coups", "1"]) == 0
     assert main(["demo", "--base", pg_url, "--tournoi", t, "--salle", "A", "--seed", "1",
                  "--rapide", "--sans-ecran", "--sans-photos", "--coups", "1",
                  "--sortie", str(env / "d")]) == 0
