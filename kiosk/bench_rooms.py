@@ -176,10 +176,11 @@ def desk(url: str, out, ready, stop) -> None:
 
 def main() -> int:
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+    from pgserver import PgServer
+
     from engine.game import GameSettings
     from engine.pretirage import source_of_game
     from engine.selfplay import self_play
-    from pgserver import PgServer
 
     from . import tournament as tour
 

@@ -17,12 +17,12 @@ import uuid
 from pathlib import Path
 
 import pytest
+from pgserver import PgServer
 
 from engine.lexicon import Lexicon
 from kiosk import tournament as tour
 from kiosk.pgjournal import PgJournal
 from kiosk.session import Config, Session
-from pgserver import PgServer
 
 ROOT = Path(__file__).resolve().parent.parent
 FAULT_POINTS = int(os.environ.get("KIOSK_FAULT_POINTS", "2"))
