@@ -43,16 +43,43 @@ def font(size: int) -> pygame.font.Font:
 
 
 @lru_cache(maxsize=8)
-def _ink_ratio(sample: str) -> float:
+def ink_ratio(sample: str) -> float:
     """Height of the inked part of ``sample`` per pixel of font size."""
     probe = 200
     surface = font(probe).render(sample, True, (255, 255, 255))
     return surface.get_bounding_rect().height / probe
 
 
+@lru_cache(maxsize=64)
+def ink_top(size: int, sample: str = "0") -> int:
+    """Pixels from the top of a rendered line to the top of ``sample``'s ink."""
+    return font(size).render(sample, True, (255, 255, 255)).get_bounding_rect().top
+
+
 def size_for_ink(height: float, sample: str = "H") -> int:
     """Font size whose ``sample`` glyphs are at least ``height`` pixels tall."""
-    return max(4, int(height / _ink_ratio(sample)) + 1)
+    return max(4, int(height / ink_ratio(sample)) + 1)
+
+
+@lru_cache(maxsize=1024)
+def wrap(text: str, max_width: float, size: int) -> tuple[str, ...]:
+    """``text`` cut between words into lines at most ``max_width`` wide (a single word
+    longer than the line stays whole on its own line); a no-break space (U+00A0) binds."""
+    face = font(size)
+    lines: list[str] = []
+    current = ""
+    for word in text.split(" "):
+        if not word:
+            continue
+        candidate = f"{current} {word}".strip()
+        if current and face.size(candidate)[0] > max_width:
+            lines.append(current)
+            current = word
+        else:
+            current = candidate
+    if current:
+        lines.append(current)
+    return tuple(lines)
 
 
 @lru_cache(maxsize=2048)

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 from engine.board import Board
+from engine.tiles import COUNTS, JOKER
 
 from .view import Countdown, RankLine, Screen, Top, View
 
@@ -36,6 +39,30 @@ def sample_board() -> Board:
     return Board.from_text(SAMPLE_BOARD)
 
 
+def sample_bag(board: Board, tirage: str) -> str:
+    """The letters of the 102 not on ``board`` nor in ``tirage``: what the bag holds."""
+    left = Counter(COUNTS)
+    for line in board.cells:
+        for tile in line:
+            if tile is not None:
+                left[JOKER if tile.islower() else tile] -= 1
+    left.subtract(tirage)
+    return "".join(sorted(Counter({t: n for t, n in left.items() if n > 0}).elements()))
+
+
+SAMPLE_RANKING = tuple(
+    RankLine(rank, name, score, round(100 * score / 93, 1), 93 - score)
+    for rank, (name, score) in enumerate((
+        ("Anne Moreau", 93), ("Bruno Lefèvre", 91), ("Claire Dubois", 88), ("David Laurent", 85),
+        ("Élise Girard", 80), ("François Roux", 77), ("Gisèle Fontaine", 71),
+        ("Hugo Chevalier", 70), ("Inès Lambert", 66), ("Jacques Bonnet", 61),
+        ("Karine Mercier", 58), ("Louis Faure", 50), ("Marie Blanc", 42),
+        ("Nicolas Garnier", 40), ("Odile Perrin", 33), ("Pierre Rousseau", 24),
+        ("Quentin Masson", 21), ("Rose Marchand", 12)), start=1))
+
+SCRABBLE_TOP = Top(5, "RENTIeS", "3D", 74, tuple((2, c) for c in range(3, 10)))
+
+
 def sample_views() -> dict[Screen, View]:
     """One view per screen, consistent with ``SAMPLE_BOARD``."""
     board = sample_board()
@@ -43,23 +70,40 @@ def sample_views() -> dict[Screen, View]:
     for row, col in PAST_TOPS[-1].squares:
         before[row, col] = None
     total = sum(t.score for t in PAST_TOPS)
+    bag = sample_bag(board, "ESRT?NI")
     return {
         Screen.ACCUEIL: View(Screen.ACCUEIL, settings=(
             ("Temps par coup", "3:00"), ("Lexique", "liste française libre"),
-            ("Tirages", "2 voyelles et 2 consonnes jusqu'au coup 15"), ("Partie", "graine 42"))),
+            ("Tirages", "aléatoires"), ("Partie", "graine 42"))),
         Screen.COUP: View(Screen.COUP, board=board, coup=5, reliquat="ES", new_letters="RT?NI",
-                          countdown=Countdown(178.0), bag_left=69, last_top=PAST_TOPS[-1],
-                          total=total, past_tops=PAST_TOPS),
+                          countdown=Countdown(178.0), bag_left=len(bag), bag=bag,
+                          last_top=PAST_TOPS[-1], total=total, past_tops=PAST_TOPS),
         Screen.ANNONCE: View(Screen.ANNONCE, board=board, coup=4, reliquat="E",
                              new_letters="POUXAS",
-                             bag_left=76, last_top=PAST_TOPS[-1], total=total,
-                             past_tops=PAST_TOPS),
+                             bag_left=len(bag), bag=bag, last_top=PAST_TOPS[-1],
+                             total=total, past_tops=PAST_TOPS),
         Screen.REJET: View(Screen.REJET, board=board, coup=5, reliquat="", new_letters="BCDFGHK",
                            bag_left=69, last_top=PAST_TOPS[-1], total=total,
                            message="Moins de deux voyelles : les sept lettres retournent dans "
                                    "le sac et un nouveau tirage est fait."),
+        Screen.CLASSEMENT: View(Screen.CLASSEMENT, board=board, coup=4, total=total,
+                                past_tops=PAST_TOPS, ranking=SAMPLE_RANKING[:12]),
         Screen.FIN: View(Screen.FIN, board=board, coup=4, bag_left=0, last_top=None, total=total,
                          past_tops=PAST_TOPS, ranking=(
-                             RankLine(1, "Table 12", 91, 97.8), RankLine(2, "Table 3", 85, 91.4),
-                             RankLine(3, "Table 7", 60, 64.5))),
+                             RankLine(1, "Table 12", 91, 97.8, 2),
+                             RankLine(2, "Table 3", 85, 91.4, 8),
+                             RankLine(3, "Table 7", 60, 64.5, 33)),
+                         solos=("Solo : table 12, au coup 4 (EPOUX)",)),
     }
+
+
+def scrabble_view() -> View:
+    """The top of coup 5 is a scrabble: the badge, the joker letter in its colour."""
+    board = sample_board()
+    for (row, col), letter in zip(SCRABBLE_TOP.squares, SCRABBLE_TOP.word, strict=True):
+        board[row, col] = letter
+    bag = sample_bag(board, "")
+    return View(Screen.ANNONCE, board=board, coup=5, reliquat="", new_letters="ESRT?NI",
+                bag_left=len(bag), bag=bag, last_top=SCRABBLE_TOP,
+                total=sum(t.score for t in PAST_TOPS) + SCRABBLE_TOP.score,
+                past_tops=PAST_TOPS + (SCRABBLE_TOP,))

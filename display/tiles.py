@@ -58,6 +58,30 @@ def ink_box(text: str, size: int, colour: theme.Colour) -> pygame.Rect:
     return text_surface(text, size, colour).get_bounding_rect()
 
 
+@lru_cache(maxsize=512)
+def word_surface(word: str, size: int, colour: theme.Colour,
+                 joker_colour: theme.Colour = theme.JOKER_INK) -> pygame.Surface:
+    """A word in capitals; the letters a joker stands for (lower case in the engine's words)
+    in ``joker_colour``, so « LARaIRES » reads LARAIRES with its joker A apart (rule 2.2)."""
+    face = fonts.font(size)
+    runs: list[tuple[str, theme.Colour]] = []
+    for ch in word:
+        ink = joker_colour if ch.islower() else colour
+        if runs and runs[-1][1] == ink:
+            runs[-1] = (runs[-1][0] + ch.upper(), ink)
+        else:
+            runs.append((ch.upper(), ink))
+    if len(runs) <= 1:
+        return text_surface(word.upper(), size, runs[0][1] if runs else colour)
+    width = sum(face.size(text)[0] for text, _ in runs)
+    surface = pygame.Surface((width, face.get_height()), pygame.SRCALPHA)
+    x = 0
+    for text, ink in runs:
+        surface.blit(text_surface(text, size, ink), (x, 0))
+        x += face.size(text)[0]
+    return surface
+
+
 def _ink(surface: pygame.Surface) -> pygame.Surface:
     """The inked part of a glyph surface, so glyphs can be placed by their visible box."""
     return surface.subsurface(surface.get_bounding_rect()).copy()
@@ -88,6 +112,24 @@ def tile_surface(tile: str, side: int, kind: TileKind = TileKind.PLACED) -> pyga
                                    ink_colour))
         surface.blit(digits, (round(0.93 * side) - digits.get_width(),
                               round(0.92 * side) - digits.get_height()))
+    return surface
+
+
+@lru_cache(maxsize=256)
+def bag_cell_surface(letter: str, count: int, side: int) -> pygame.Surface:
+    """One cell of the letters-left table: the letter, and how many are left in the corner
+    (accent colour, so it never reads as a tile's value)."""
+    from .layout import BAG_CELL_INK, BAG_COUNT_INK
+
+    surface = pygame.Surface((side, side), pygame.SRCALPHA)
+    pygame.draw.rect(surface, theme.BAG_CELL, surface.get_rect(), border_radius=max(2, side // 8))
+    glyph = _ink(text_surface(letter, fonts.size_for_ink(BAG_CELL_INK * side), theme.TEXT))
+    surface.blit(glyph, (round(0.38 * side - glyph.get_width() / 2),
+                         round(0.5 * side - glyph.get_height() / 2)))
+    digits = _ink(text_surface(str(count), fonts.size_for_ink(BAG_COUNT_INK * side, "0"),
+                               theme.ACCENT))
+    surface.blit(digits, (round(0.95 * side) - digits.get_width(),
+                          round(0.92 * side) - digits.get_height()))
     return surface
 
 
