@@ -579,6 +579,7 @@ class Renderer:
                   layout.ink("label"), theme.TEXT_DIM)
         per_page = self.rank_lines_per_page(view)
         pages = max(1, math.ceil(len(view.ranking) / per_page))
+        per_page = math.ceil(len(view.ranking) / pages) if view.ranking else per_page  # even
         page = view.page % pages
         self.info.pages, self.info.page = pages, page
         shown = view.ranking[page * per_page:(page + 1) * per_page]

@@ -215,19 +215,61 @@ def _speech_settings(config):
                           letter_form=LetterForm.PAYS if config.blitz else LetterForm.PAYS_LETTRE)
 
 
+def room_place(ecran: int | None, fenetre: bool, displays: int,
+               desktop: tuple[int, int]) -> dict:
+    """Where the room window goes. ``--ecran N``: fullscreen on display N (the projector);
+    ``--fenetre``: a 1280×720 window; neither: fullscreen on the second display when there
+    are two, else a window on the left of the only screen (the console goes beside it)."""
+    if fenetre:
+        return {"window_size": (1280, 720), "position": (0, 30)}
+    if ecran is not None:
+        return {"display_index": ecran}
+    if displays > 1:
+        return {"display_index": 1}
+    width = max(640, desktop[0] * 11 // 20)
+    return {"window_size": (width, width * 9 // 16), "position": (0, 30)}
+
+
 def _open_room(args):
-    from display.window import RoomDisplay
+    from display.window import RoomDisplay, desktop_size, display_count
 
     try:
-        if getattr(args, "fenetre", False):
-            return RoomDisplay.open(window_size=(1280, 720))
-        return RoomDisplay.open(display_index=args.ecran or 0)
+        place = room_place(getattr(args, "ecran", None), getattr(args, "fenetre", False),
+                           display_count(), desktop_size(0))
+        return RoomDisplay.open(**place)
     except Exception as exc:  # noqa: BLE001 - no video at all: say so in French
+        _system_log().warning("écran de salle : %s", exc)
         text = str(exc).lower()
         reason = "aucun affichage graphique disponible" if "video" in text or "display" in text \
             else f"affichage refusé par le système ({type(exc).__name__})"
         raise CliError(f"impossible d'ouvrir l'écran de salle ({reason}) : essayez --sans-ecran "
-                       "(démonstration) ou lancez un serveur X") from exc
+                       "(démonstration) ou lancez un serveur X ; détail dans "
+                       f"{_system_log_path()}") from exc
+
+
+def _system_log_path() -> Path:
+    return games_dir() / "kiosque.log"
+
+
+def _system_log():
+    """The log of what the sound and video layers said (raw, often English): a file, never a
+    screen."""
+    import logging
+
+    logger = logging.getLogger("kiosk.systeme")
+    if not any(getattr(h, "_kiosk", False) for h in logger.handlers):
+        try:
+            path = _system_log_path()
+            path.parent.mkdir(parents=True, exist_ok=True)
+            handler = logging.FileHandler(path, encoding="utf-8")
+        except OSError:
+            return logger
+        handler._kiosk = True
+        handler.setFormatter(logging.Formatter("%(asctime)s %(name)s : %(message)s"))
+        for name in ("kiosk.systeme", "display.window", "speech"):
+            logging.getLogger(name).addHandler(handler)
+        logger.propagate = False
+    return logger
 
 
 # -- commands ------------------------------------------------------------------------------------
@@ -340,26 +382,28 @@ def _new_game_path(prefix: str = "partie") -> Path:
 
 def _run_room(session, args, autopilot_factory=None, out_dir: Path | None = None) -> int:
     from .machine import Machine
-    from .runner import run_window
+    from .runner import native_stderr_to, run_window
     from .voice import RoomVoice
 
     _lock_room(session)
-    room = _open_room(args)
-    machine = Machine(session, time.monotonic)
-    if session.set_aside and not machine.message:
-        machine.message = (f"{len(session.set_aside)} événement(s) du journal mis de côté "
-                           "(détail sur le terminal) : la partie continue")
-    voice = RoomVoice(_speech_settings(session.config),
-                      out_dir=(out_dir / "son") if out_dir else None)
-    autopilot = autopilot_factory(machine) if autopilot_factory else None
-    try:
-        run_window(machine, room, voice, autopilot, out_dir,
-                   linger=8.0 if autopilot is not None else None)
-    finally:
-        machine.stop_chrono()  # also on Ctrl-C: the countdown's second is kept
-        voice.close()
-        room.close()
-        session.journal.close()
+    _system_log()
+    with native_stderr_to(_system_log_path()):  # ALSA/SDL lines: to the log, not the terminal
+        room = _open_room(args)
+        machine = Machine(session, time.monotonic)
+        if session.set_aside and not machine.message:
+            machine.message = (f"{len(session.set_aside)} événement(s) du journal mis de côté "
+                               "(détail sur le terminal) : la partie continue")
+        voice = RoomVoice(_speech_settings(session.config),
+                          out_dir=(out_dir / "son") if out_dir else None)
+        autopilot = autopilot_factory(machine) if autopilot_factory else None
+        try:
+            run_window(machine, room, voice, autopilot, out_dir,
+                       linger=8.0 if autopilot is not None else None)
+        finally:
+            machine.stop_chrono()  # also on Ctrl-C: the countdown's second is kept
+            voice.close()
+            room.close()
+            session.journal.close()
     print(f"partie enregistrée : {session.journal.label} (kiosk reprendre pour continuer)")
     return 0
 
@@ -841,10 +885,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     def screen_options(p):
         p.add_argument("--ecran", type=int, default=None, metavar="N",
-                       help="numéro de l'écran de salle, en plein écran : 0 le premier (par "
-                       "défaut), 1 le deuxième (souvent le projecteur)")
+                       help="écran du projecteur, 0 pour le premier (la salle y est en plein "
+                       "écran, la console sur un autre écran) ; défaut : le deuxième écran "
+                       "s'il y en a deux, sinon la salle dans une fenêtre et la console à côté")
         p.add_argument("--fenetre", action="store_true",
-                       help="dans une fenêtre, pas en plein écran")
+                       help="écran de salle dans une fenêtre 1280×720, la console à côté")
 
     p = sub.add_parser("nouvelle", help="commencer une nouvelle partie")
     p.add_argument("--lexique", "--lexicon", dest="lexique", metavar="LISTE",

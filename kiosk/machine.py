@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from engine.tiles import RACK_SIZE
 from speech import texts
 
 from .chrono import Countdown
@@ -24,11 +25,11 @@ HELP = (
     ("R", "rejeter le tirage (confirmation s'il est valable)"),
     ("M", "taper un tirage à la main"),
     ("P", "pause / reprise du chrono"),
-    ("T", "tops à égalité : choisir"),
+    ("T", "tops à égalité : ↑ ↓ ou le numéro, puis Entrée"),
     ("A", "répéter la dernière annonce"),
     ("U", "annuler la dernière étape (confirmation)"),
-    ("F", "plein écran / fenêtre"),
-    ("Tab", "correction : écran de l'arbitre / écran de salle"),
+    ("F", "écran de salle : plein écran / fenêtre"),
+    ("Tab", "correction : console de correction / vue du coup"),
     ("↑ ↓  Entrée", "correction : choisir un bulletin, le confirmer"),
     ("E", "correction : modifier le bulletin (Tab : champ suivant) ou décider d'un résultat"),
     ("N", "correction : taper un bulletin (sans photo)"),
@@ -43,6 +44,8 @@ HELP = (
 
 #: the four fields of a bulletin shown in the correction list (the form adds the raccord)
 EDITABLE = ("table", "word", "ref", "score")
+#: Page ↑ / Page ↓ in the tied-tops chooser move by this many lines
+TIE_PAGE = 10
 #: how often the running chrono's second is journaled (what a power cut can cost)
 CHECKPOINT_SECONDS = 10.0
 #: the engine's outcomes as the arbiter reads them
@@ -88,6 +91,7 @@ class Machine:
         self.arbiter_screen = True  # in correction: the arbiter's screen, Tab for the room
         self.countdown: Countdown | None = None
         self.undo_what: str | None = None  # what U is about to cancel, for its confirmation
+        self.tie_cursor = 0  # the tied top under the cursor in the chooser (T)
         self._leave_warned = False  # Space pressed once in correction with work left
         self.restore()
 
@@ -269,9 +273,26 @@ class Machine:
             self.buffer += text.upper()
 
     def _key_tie(self, name: str, text: str) -> None:
-        self.mode = None
-        if text.isdigit() and int(text) >= 1:
-            self.choose_top(int(text) - 1)
+        """Every tie selectable: ↑ ↓ (Page ↑ ↓) move, a number typed, Entrée chooses; Échap or
+        another key keeps the top proposed."""
+        count = len(self.ties())
+        if name in ("down", "up", "page down", "page up", "home", "end"):
+            step = {"down": 1, "up": -1, "page down": TIE_PAGE, "page up": -TIE_PAGE,
+                    "home": -count, "end": count}[name]
+            self.tie_cursor = max(0, min(count - 1, self.tie_cursor + step))
+            self.buffer = ""
+        elif text.isdigit():
+            self.buffer = (self.buffer + text)[-4:]
+            if self.buffer.isdigit() and 1 <= int(self.buffer) <= count:
+                self.tie_cursor = int(self.buffer) - 1
+        elif name == "backspace":
+            self.buffer = self.buffer[:-1]
+        elif name in ("return", "enter"):
+            typed, self.mode, self.buffer = self.buffer, None, ""
+            self.choose_top(int(typed) - 1 if typed.isdigit() else self.tie_cursor)
+        else:
+            self.mode, self.buffer = None, ""
+            self.message = "choix du top inchangé"
 
     def _key_edit(self, name: str, text: str) -> None:
         """The bulletin form: Tab / Shift-Tab between fields, Enter saves all, Échap drops."""
@@ -689,7 +710,8 @@ class Machine:
         if len(tops) < 2:
             self.message = "un seul top pour ce coup"
             return
-        self.mode = "egalite"
+        self.mode, self.buffer = "egalite", ""
+        self.tie_cursor = min(self.session.top_choice, len(tops) - 1)
 
     def choose_top(self, index: int) -> None:
         tops = self.ties()
@@ -706,7 +728,10 @@ class Machine:
                 self._record("fin", {"reason": "aucun coup possible"})
                 self.finish(already=True)
             return
-        self._say(texts.top(word=data["word"], ref=data["ref"], score=int(data["score"])))
+        coup = self.session.coup
+        played = coup.top if coup is not None else None
+        self._say(texts.top(word=data["word"], ref=data["ref"], score=int(data["score"]),
+                            scrabble=played is not None and len(played.placed) == RACK_SIZE))
 
     def finish(self, already: bool = False) -> None:
         game = self.session.game

@@ -1,12 +1,18 @@
-"""The loops around the machine: the room window (pygame, real time) and the headless run.
+"""The loops around the machine: the two windows (room and console, real time) and the headless
+run.
 
 The machine decides; these loops only carry keys in, and announcements,
-frames and screenshots out. The headless loop (``--sans-ecran``) draws each
-new screen on an off-screen surface and saves it as a PNG.
+frames and screenshots out. The room window gets :func:`kiosk.views.room_view`
+and nothing else; everything for the juge-arbitre goes to the console. The
+headless loop (``--sans-ecran``) draws both on off-screen surfaces and saves
+each new screen as PNG files.
 """
 
 from __future__ import annotations
 
+import contextlib
+import logging
+import os
 import signal
 import sys
 import time
@@ -14,33 +20,41 @@ from pathlib import Path
 
 import pygame
 
+from display.render import render
+
 from . import exports
+from .console import CONSOLE_SIZE, ConsoleWindow, french_system_text
+from .console import draw as draw_console
 from .machine import Effect, Machine
-from .screens import compose
 from .session import STEPS
 from .views import room_view
 
 HEADLESS_SIZE = (1280, 720)
 FPS = 30
+log = logging.getLogger("kiosk.systeme")
 
 
 def screen_key(machine: Machine) -> tuple:
     coup = machine.session.coup
     return (coup.number if coup else 0, machine.step, machine.flash_rejet is not None,
-            machine.mode, machine.step == "correction" and machine.arbiter_screen)
+            machine.mode, machine.step == "correction" and machine.arbiter_screen,
+            room_view(machine).screen)
 
 
-def screenshot_name(machine: Machine, kind: str, suffix: str = "") -> str:
+def screenshot_name(machine: Machine, kind: str, suffix: str = "",
+                    console: bool = False) -> str:
+    """``coup03-6-annonce.png``; the console's frames also name its dialog (``-aide``…)."""
     coup = machine.session.coup
     number = coup.number if coup else 0
     if machine.step == "fin":
-        return "fin-classement.png"
-    extra = f"-{machine.mode}" if machine.mode else ""
+        return f"{'console-' if console else ''}fin-{kind}{suffix}.png"
+    extra = f"-{machine.mode}" if machine.mode and console else ""
     if machine.flash_rejet is not None:
         extra += "-rejet"
-    if machine.step == "correction" and machine.pending():
+    if kind == "correction" and machine.pending():
         extra += "-a-confirmer"
-    return f"coup{number:02d}-{STEPS.index(machine.step)}-{kind}{extra}{suffix}.png"
+    prefix = "console-" if console else ""
+    return f"{prefix}coup{number:02d}-{STEPS.index(machine.step)}-{kind}{extra}{suffix}.png"
 
 
 def write_results(machine: Machine, out_dir: Path) -> Path:
@@ -50,7 +64,7 @@ def write_results(machine: Machine, out_dir: Path) -> Path:
 
 
 class Output:
-    """Where effects go: the voice, and the window for fullscreen/quit."""
+    """Where effects go: the voice, and the room window for fullscreen/quit."""
 
     def __init__(self, machine: Machine, voice, room=None) -> None:
         self.machine = machine
@@ -70,14 +84,14 @@ class Output:
                 self.quit = True
             elif effect.kind == "plein_ecran" and self.room is not None:
                 self.room.toggle_fullscreen()
-                if self.room.renderer is not None:
-                    self.room.renderer.view = None
-                self.machine.message = "plein écran" if self.room.fullscreen else "fenêtre"
+                self.machine.message = ("écran de salle en plein écran" if self.room.fullscreen
+                                        else "écran de salle dans une fenêtre")
 
 
 class Snapshots:
-    """Which frames of a demo are kept as PNG: each new screen, the correction screen when the
-    most bulletins wait, and once more when everything is confirmed."""
+    """Which frames of a demo are kept as PNG: each new screen of the room
+    (``coupNN-E-<écran>.png``) and of the console (``console-coupNN-E-….png``), the
+    correction when the most bulletins wait, and once more when everything is confirmed."""
 
     def __init__(self, out_dir: Path) -> None:
         self.out_dir = Path(out_dir)
@@ -85,30 +99,50 @@ class Snapshots:
         self.last: tuple | None = None
         self.most_waiting = 0
         self.done: tuple | None = None
+        self.saved: set[str] = set()
 
-    def names(self, machine: Machine, kind: str) -> list[str]:
-        """The files the current frame must be saved as (usually none)."""
+    def suffixes(self, machine: Machine) -> list[str]:
+        """Which frames to keep now: "" for a new screen, "-fin" when the correction is done."""
         key = screen_key(machine)
         correcting = machine.step == "correction"
         waiting = len(machine.pending()) if correcting else 0
-        names = []
+        kept = []
         if key != self.last or waiting > self.most_waiting:
-            names.append(screenshot_name(machine, kind))
+            kept.append("")
             self.most_waiting = waiting if key == self.last else 0
             self.last = key
         if correcting and not waiting and self.done != key and \
                 not machine.session.missing_tables(machine.session.coup.number):
-            names.append(screenshot_name(machine, kind, "-fin"))
+            kept.append("-fin")
             self.done = key
-        return names
+        return kept
 
-    def save(self, machine: Machine, surface: pygame.Surface, draw: bool = True) -> None:
-        """Save the frame if it is one to keep; ``draw`` composes it first (headless)."""
-        names = self.names(machine, frame_kind(machine))
-        if names and draw:
-            compose(machine, surface)
-        for name in names:
-            pygame.image.save(surface, str(self.out_dir / name))
+    def save(self, machine: Machine, room: pygame.Surface, console: pygame.Surface | None,
+             draw: bool = True) -> None:
+        """Save the frames to keep; ``draw`` composes them first (headless)."""
+        kept = self.suffixes(machine)
+        if not kept:
+            return
+        if draw:
+            render(room_view(machine), room)
+            if console is not None:
+                draw_console(machine, console)
+        room_kind = room_view(machine).screen.value
+        kind = frame_kind(machine)
+        for suffix in kept:
+            name = screenshot_name(machine, room_kind, suffix)
+            if name not in self.saved:  # a dialog on the console leaves the room as it was
+                self.saved.add(name)
+                pygame.image.save(room, str(self.out_dir / name))
+            if console is not None and console_worth_keeping(machine, kind):
+                name = screenshot_name(machine, kind, suffix, console=True)
+                pygame.image.save(console, str(self.out_dir / name))
+
+
+def console_worth_keeping(machine: Machine, kind: str) -> bool:
+    """The console frames a demo keeps: those that show what the room does not (a dialog or
+    the help, every move of the coup, the correction, the end)."""
+    return bool(machine.mode) or kind == "correction" or machine.step in ("chrono", "fin")
 
 
 def countdown_text(machine: Machine) -> str:
@@ -117,7 +151,7 @@ def countdown_text(machine: Machine) -> str:
 
 
 def frame_kind(machine: Machine) -> str:
-    """What :func:`kiosk.screens.compose` would draw, without drawing it."""
+    """What the console's body shows: the correction screen, or the room's screen."""
     if machine.step == "correction" and machine.arbiter_screen:
         return "correction"
     return room_view(machine).screen.value
@@ -149,7 +183,8 @@ def run_headless(machine: Machine, autopilot, voice, out_dir: Path,
                  screenshots: bool = True, progress: bool = False) -> Path:
     """Play the demo to its end without a window; every new screen is saved as a PNG."""
     pygame.font.init()
-    surface = pygame.Surface(size)
+    room = pygame.Surface(size)
+    console = pygame.Surface(CONSOLE_SIZE)
     output = Output(machine, voice)
     snapshots = Snapshots(out_dir)
     lines = Progress(machine) if progress else None
@@ -160,7 +195,7 @@ def run_headless(machine: Machine, autopilot, voice, out_dir: Path,
         if lines is not None:
             lines.update()
         if screenshots:
-            snapshots.save(machine, surface)
+            snapshots.save(machine, room, console)
         if not autopilot.act():
             break
         output.apply(machine.take_effects())
@@ -168,26 +203,82 @@ def run_headless(machine: Machine, autopilot, voice, out_dir: Path,
         raise RuntimeError(f"la démonstration n'avance plus (étape « {machine.step} ») : "
                            "résultats non écrits")
     output.apply(machine.take_effects())
-    compose(machine, surface)
-    pygame.image.save(surface, str(Path(out_dir) / screenshot_name(machine, "fin")))
+    render(room_view(machine), room)
+    pygame.image.save(room, str(Path(out_dir) / "fin-classement.png"))
+    draw_console(machine, console)
+    pygame.image.save(console, str(Path(out_dir) / "console-fin-classement.png"))
     return write_results(machine, Path(out_dir))
+
+
+class SystemLines:
+    """Voice and window problems, in French for the console; the raw text goes to the log."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.voice = ""
+        self._voice_raw: str | None = None
+        self._seen: dict[int, int] = {}
+
+    def update(self, voice, *windows) -> None:
+        error = getattr(voice, "error", None)
+        if error != self._voice_raw:
+            self._voice_raw = error
+            self.voice = f"voix : {french_system_text(error)}" if error else ""
+        for window in windows:
+            if window is None:
+                continue
+            seen = self._seen.get(id(window), 0)
+            for notice in window.notices[seen:]:
+                self.lines.append(french_system_text(notice))
+            self._seen[id(window)] = len(window.notices)
+        del self.lines[:-5]
+
+
+@contextlib.contextmanager
+def native_stderr_to(path: Path | None):
+    """While the windows are open, what C libraries write on the terminal (ALSA, SDL: English,
+    raw) goes to the log file instead."""
+    if path is None:
+        yield
+        return
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        target = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+        saved = os.dup(2)
+    except OSError:
+        yield
+        return
+    sys.stderr.flush()
+    os.dup2(target, 2)
+    try:
+        yield
+    finally:
+        sys.stderr.flush()
+        os.dup2(saved, 2)
+        os.close(saved)
+        os.close(target)
 
 
 def run_window(machine: Machine, room, voice, autopilot=None, out_dir: Path | None = None,
                pace: float = 0.5, poll_other_stations: float = 0.5,
-               linger: float | None = None, progress: bool = False) -> None:
-    """The kiosk in the room: keys in, frames out, until the juge-arbitre quits (Échap).
+               linger: float | None = None, progress: bool = False,
+               console: ConsoleWindow | None = None) -> None:
+    """The kiosk in the room: keys in from both windows, frames out, until the juge-arbitre
+    quits (Échap). The room window shows the room view only; the console (opened beside the
+    room when not given) shows everything else.
 
-    With an autopilot (the demo) and ``linger`` set, the window closes by itself
+    With an autopilot (the demo) and ``linger`` set, the windows close by themselves
     ``linger`` seconds after the end of the game, once the voice is silent.
     """
+    own_console = console is None
+    if console is None:
+        console = ConsoleWindow.beside(room)
     output = Output(machine, voice, room)
     snapshots = Snapshots(out_dir) if out_dir is not None else None
+    system = SystemLines()
     close_at: float | None = None
     next_action = time.monotonic() + pace
     next_sync = 0.0
-    drawn = None  # what the last composed frame showed: unchanged frames are not redrawn
-    voice_error: str | None = None  # the last voice problem told to the juge-arbitre
     clock = pygame.time.Clock()
     lines = Progress(machine) if progress else None
 
@@ -200,7 +291,7 @@ def run_window(machine: Machine, room, voice, autopilot=None, out_dir: Path | No
         previous = None
     try:
         while not output.quit:
-            for event in room.pump_events():
+            for event in room.pump_events(console):
                 if event.kind == "quit":
                     machine.key("escape")
                 elif event.kind == "key":
@@ -230,27 +321,14 @@ def run_window(machine: Machine, room, voice, autopilot=None, out_dir: Path | No
             if close_at is not None and now >= close_at and not voice.busy:
                 output.quit = True
             output.apply(machine.take_effects())
-            error = getattr(voice, "error", None)
-            if error and error != voice_error:  # no sound, no synthesiser: the JA must know
-                voice_error = error
-                machine.message = f"voix : {error}"
-            overlay = machine.mode or machine.message or (machine.step == "correction"
-                                                          and machine.arbiter_screen)
-            if overlay:
-                signature = (screen_key(machine), machine.message, machine.buffer, machine.cursor,
-                             machine.edit_field, machine.session.applied, countdown_text(machine))
-                if room.surface is not None and signature != drawn:
-                    drawn = signature
-                    compose(machine, room.surface)
-                    pygame.display.flip()
-                    if room.renderer is not None:
-                        room.renderer.view = None  # the next room frame is a full redraw
-            else:
-                drawn = None
-                room.show(room_view(machine))
+            system.update(voice, room, console)
+            room.show(room_view(machine))
+            console.show(machine, system.voice, tuple(system.lines))
             if snapshots is not None and room.surface is not None:
-                snapshots.save(machine, room.surface, draw=False)
+                snapshots.save(machine, room.surface, console.surface, draw=False)
             clock.tick(FPS)
     finally:
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
+        if own_console:
+            console.close()

@@ -9,26 +9,62 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from display.view import Countdown, RankLine, Screen, Top, View
+from display.view import PAGE_SECONDS, Countdown, RankLine, Screen, Top, View
 
 from .machine import EDITABLE, FIELD_NAMES, Machine, outcome_text
 from .session import HINT_TEXTS, READER_HINTS, Reading
 
-_DRAW_MODES = {"aleatoire": "aléatoire", "manuel": "manuel (sac réel)", "fichier": "d'une partie"}
+#: « Tirages aléatoires » on the welcome screen: label and value read as one phrase
+_DRAW_MODES = {"aleatoire": "aléatoires", "manuel": "tapés à la main (sac réel)",
+               "fichier": "repris d'une partie"}
 
 
 def clock_text(seconds: int) -> str:
     return f"{seconds // 60}:{seconds % 60:02d}"
 
 
+def ranking_lines(machine: Machine) -> tuple[RankLine, ...]:
+    """The ranking as the room shows it, with each player's gap to the total of the tops."""
+    results = machine.session.results
+    if not results.players:
+        return ()
+    return tuple(RankLine(st.rank, st.player.name, st.total, st.percent, -st.difference)
+                 for st in results.ranking())
+
+
+def solo_lines(machine: Machine) -> tuple[str, ...]:
+    """« Solo : table 7 (Hugo Chevalier), coup 5, 34 points » for each solo of the game."""
+    results = machine.session.results
+    lines = []
+    for solo in results.solos():
+        player = results.players.get(solo.table)
+        name = f" ({player.name})" if player is not None and player.name else ""
+        lines.append(f"Solo : table {solo.table}{name}, coup {solo.coup}, {solo.score} points")
+    return tuple(lines)
+
+
+def correction_done(machine: Machine) -> bool:
+    """Every player of the coup has a result and no bulletin of it waits: the ranking may show."""
+    s = machine.session
+    coup = s.coup
+    if s.step != "correction" or coup is None or coup.top is None or not s.results.players:
+        return False
+    if any(r.coup == coup.number for r in machine.pending()):
+        return False
+    return not s.missing_tables(coup.number)
+
+
 def room_view(machine: Machine) -> View:
+    """What the room sees: nothing of the console (dialogs, help, messages, the correction)."""
     s = machine.session
     game = s.game
     config = machine.config
     step = s.step
     past = tuple(Top.from_move(c.number, c.top) for c in game.coups if c.top)
     coup = s.coup
+    page = int(machine.clock() // PAGE_SECONDS)
     common = dict(board=game.board.copy(), total=game.total_score, past_tops=past)
+    bag = "".join(sorted(game.bag.elements()))
     if step == "accueil":
         return View(Screen.ACCUEIL, settings=(
             ("Temps par coup", clock_text(config.seconds)),
@@ -38,22 +74,25 @@ def room_view(machine: Machine) -> View:
             ("Partie", f"graine {config.seed}"),
         ), **common)
     if step == "fin":
-        ranking = tuple(RankLine(st.rank, st.player.name, st.total, st.percent)
-                        for st in s.results.ranking()) if s.results.players else ()
+        ranking = ranking_lines(machine)
         number = len(game.played())
         return View(Screen.FIN, coup=number, bag_left=game.bag_count, ranking=ranking,
-                    message=game.end_reason or "", **common)
+                    message=game.end_reason or "", solos=solo_lines(machine) if ranking else (),
+                    page=page, **common)
     number = coup.number if coup else 0
-    bag = coup.bag_left if coup else game.bag_count
+    left = coup.bag_left if coup else game.bag_count
+    if correction_done(machine):
+        return View(Screen.CLASSEMENT, coup=number, ranking=ranking_lines(machine), page=page,
+                    **common)
     if step in ("top", "correction") and coup is not None and coup.top is not None:
         return View(Screen.ANNONCE, coup=number, reliquat=coup.reliquat,
-                    new_letters=coup.new_letters, bag_left=bag,
+                    new_letters=coup.new_letters, bag_left=left, bag=bag,
                     last_top=Top.from_move(number, coup.top), **common)
     last = past[-1] if past else None
     if machine.flash_rejet is not None or (coup is not None and not coup.tirage):
         letters, reason = machine.flash_rejet or ("", "")
         message = f"{reason[:1].upper()}{reason[1:]}. Toutes les lettres retournent dans le sac."
-        return View(Screen.REJET, coup=number, new_letters=letters, bag_left=bag, last_top=last,
+        return View(Screen.REJET, coup=number, new_letters=letters, bag_left=left, last_top=last,
                     message=message if reason else "Les lettres retournent dans le sac.",
                     **common)
     warning = float(config.warning)
@@ -66,7 +105,7 @@ def room_view(machine: Machine) -> View:
         countdown = Countdown(float(config.seconds), warning)
     return View(Screen.COUP, coup=number, reliquat=coup.reliquat if coup else "",
                 new_letters=coup.new_letters if coup else "", countdown=countdown,
-                bag_left=bag, last_top=last, **common)
+                bag_left=len(bag), bag=bag, last_top=last, **common)
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from enum import Enum
 
 from engine.board import Ref
 from engine.move import Move
-from engine.tiles import CONSONANTS, JOKER, LETTERS, VOWELS
+from engine.tiles import CONSONANTS, JOKER, LETTERS, RACK_SIZE, VOWELS
 
 from .numbers import number_words
 
@@ -119,22 +119,25 @@ def spell(word: str) -> str:
 
 
 def top(move: Move | None = None, *, word: str | None = None, ref: Ref | str | None = None,
-        score: int | None = None) -> str:
-    """The top: points, direction, position, the word spelled, then the short recap.
+        score: int | None = None, scrabble: bool = False) -> str:
+    """The top: points (« Scrabble » when the seven letters are placed), direction, position,
+    the word spelled, then the short recap.
 
-    Give a :class:`engine.move.Move`, or ``word``/``ref``/``score``
+    Give a :class:`engine.move.Move`, or ``word``/``ref``/``score`` and ``scrabble``
     (joker letters in lower case in ``word``).
     """
     if move is not None:
         word, ref, score = move.word, move.ref, move.score
+        scrabble = len(move.placed) == RACK_SIZE
     if word is None or ref is None or score is None:
         raise ValueError("top incomplet : il faut le mot, la référence et le score")
     ref = ref if isinstance(ref, Ref) else Ref.parse(ref)
     direction = "Horizontal" if ref.horizontal else "Vertical"
     place = reference(ref)
     upper = word.upper()
+    bonus = " Scrabble." if scrabble else ""
     return (
-        f"{capitalize(points(score))}. {direction}. En {place}. "
+        f"{capitalize(points(score))}.{bonus} {direction}. En {place}. "
         f"{upper} : {spell(word)}. "
         f"Je répète : {upper}, {place}, {score} point{'s' if score > 1 else ''}."
     )

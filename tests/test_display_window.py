@@ -54,7 +54,8 @@ def test_window_of_the_asked_size(room, tmp_path):
 def test_fullscreen_reads_the_real_surface_size(room):
     display = room()  # dummy driver: FULLSCREEN gives 1024×768 whatever is asked
     display.show(sample_views()[Screen.ACCUEIL])
-    real = pygame.display.get_surface().get_size()
+    real = display.window.get_surface().get_size()
+    assert real == pygame.display.get_desktop_sizes()[0]
     assert display.size == real
     layout = display.renderer.info.layout
     assert (layout.width, layout.height) == real
@@ -89,7 +90,7 @@ def test_keys_and_close_requests_are_handed_to_the_kiosk(room):
     events = display.pump_events()
     assert [(e.kind, e.key) for e in events] == [("key", "space"), ("quit", "")]
     # the window is still there: closing is the kiosk's decision
-    assert pygame.display.get_surface() is not None
+    assert display.alive() and display.window.get_surface() is not None
     display.show(sample_views()[Screen.ANNONCE])
     assert display.pump_events() == []
 
@@ -97,8 +98,9 @@ def test_keys_and_close_requests_are_handed_to_the_kiosk(room):
 def test_resize_redraws_at_the_new_size(room):
     display = room(window_size=(1280, 720))
     display.show(sample_views()[Screen.COUP])
-    pygame.display.set_mode((1024, 768), pygame.RESIZABLE)  # what the window manager does
-    pygame.event.post(pygame.event.Event(pygame.VIDEORESIZE, w=1024, h=768, size=(1024, 768)))
+    display.window.size = (1024, 768)  # what the window manager does
+    pygame.event.post(pygame.event.Event(pygame.WINDOWSIZECHANGED, x=1024, y=768,
+                                         window=display.window))
     events = display.pump_events()
     assert [e.kind for e in events] == ["resized"]
     assert display.size == (1024, 768)
@@ -112,7 +114,7 @@ def test_a_lost_video_system_is_reopened(room):
     display.show(sample_views()[Screen.COUP])
     pygame.display.quit()  # what an unplugged display or a dead X server leaves behind
     display.show(sample_views()[Screen.ANNONCE])
-    assert pygame.display.get_surface() is not None
+    assert display.alive() and display.window.get_surface() is not None
     assert display.size == (1280, 720)
     assert any("réouverture" in notice for notice in display.notices)
     assert display.pump_events() == []
@@ -138,7 +140,7 @@ def test_a_display_that_cannot_reopen_stays_dark_without_raising(room, monkeypat
         raise pygame.error("no video device")
 
     pygame.display.quit()
-    monkeypatch.setattr(pygame.display, "set_mode", broken)
+    monkeypatch.setattr(RoomDisplay, "_new_window", broken)
     display.show(sample_views()[Screen.ANNONCE])
     display.tick(12)
     assert display.pump_events() == []
@@ -161,7 +163,7 @@ def test_toggle_fullscreen_and_back(room):
     display.show(sample_views()[Screen.COUP])
     display.toggle_fullscreen()
     assert display.fullscreen
-    real = pygame.display.get_surface().get_size()
+    real = display.window.get_surface().get_size()
     assert display.size == real and display.renderer.info.layout.width == real[0]
     display.toggle_fullscreen()
     assert not display.fullscreen and display.size == (1280, 720)

@@ -131,10 +131,11 @@ def test_countdown_calls_and_display_agree(tmp_path, lexicon):
     machine.tick()
     assert [e.text for e in machine.take_effects()] == ["Trente secondes"]
     assert room_view(machine).countdown.text == "0:30"
-    machine.key("p")  # pause: time stands still
+    machine.key("p")  # pause: time stands still, greyed, « PAUSE » beside it
     clock.now += 500
     machine.tick()
-    assert room_view(machine).countdown.text == "Pause"
+    paused = room_view(machine).countdown
+    assert (paused.text, paused.label, paused.state) == ("0:30", "PAUSE", "pause")
     machine.key("p")
     clock.now += 29.99
     machine.tick()
@@ -224,6 +225,7 @@ def test_tied_tops_choice_is_journaled(tmp_path, lexicon):
     machine.key("t")
     assert machine.mode == "egalite"
     machine.key("2", "2")
+    machine.key("return")
     machine.key("space")
     assert machine.session.coup.top == tops[1]
     assert room_view(machine).last_top.word == tops[1].word
@@ -425,8 +427,8 @@ def test_a_refused_bulletin_stays_listed_to_be_fixed_and_outcomes_are_french(tmp
     assert [r.decision for r in arbiter_rows(machine)][-1] == "zéro 0"
 
 
-def test_tied_tops_listed_one_a_line(tmp_path, lexicon):
-    from kiosk.screens import _prompt
+def test_every_tied_top_is_selectable(tmp_path, lexicon):
+    from kiosk.console import console_view
 
     machine, clock = start(tmp_path, lexicon, draw_mode="manuel")
     machine.key("space")
@@ -438,13 +440,29 @@ def test_tied_tops_listed_one_a_line(tmp_path, lexicon):
     clock.now += 181
     machine.tick()
     tops = machine.ties()
-    assert len(tops) > 9
+    assert len(tops) > 12
     machine.key("t")
-    lines = _prompt(machine)
-    assert lines[1] == f"1.  {tops[0].word}  {tops[0].ref}  {tops[0].score}"
-    assert len(lines) == 11 and lines[-1] == f"… et {len(tops) - 9} autres, non proposés ici"
+    chooser = console_view(machine).overlay
+    assert chooser.kind == "egalite" and len(chooser.moves) == len(tops)  # all of them
+    assert [m.word for m in chooser.moves] == [m.word for m in tops]
+    machine.key("1", "1")
+    machine.key("2", "2")  # the twelfth: a number past 9
+    assert machine.tie_cursor == 11
+    machine.key("return")
+    assert machine.session.top_choice == 11 and machine.mode is None
+    machine.key("t")
+    assert machine.tie_cursor == 11  # the chooser opens on the choice made
+    machine.key("end")  # the last one, by scrolling
+    assert machine.tie_cursor == len(tops) - 1
+    machine.key("page up")
+    assert machine.tie_cursor == len(tops) - 11
     pygame.font.init()
-    compose(machine, pygame.Surface((1280, 720)))
+    surface = pygame.Surface((1366, 768))
+    compose(machine, surface)  # the list scrolled to the cursor: its line is drawn
+    machine.key("escape")
+    assert machine.session.top_choice == 11 and "inchangé" in machine.message
+    machine.key("space")
+    assert machine.session.coup.top == tops[11]
 
 
 def test_selected_bulletin_reasons_are_written_full_size(tmp_path, lexicon):
