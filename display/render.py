@@ -579,7 +579,8 @@ class Renderer:
                   layout.ink("label"), theme.TEXT_DIM)
         per_page = self.rank_lines_per_page(view)
         pages = max(1, math.ceil(len(view.ranking) / per_page))
-        per_page = math.ceil(len(view.ranking) / pages) if view.ranking else per_page  # even
+        if view.ranking:  # pages about even, but never under ten lines where ten fit
+            per_page = max(min(per_page, 10), math.ceil(len(view.ranking) / pages))
         page = view.page % pages
         self.info.pages, self.info.page = pages, page
         shown = view.ranking[page * per_page:(page + 1) * per_page]

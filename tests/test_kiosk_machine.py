@@ -8,6 +8,7 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 import pygame
 import pytest
 
+from display.render import render
 from display.view import Screen
 from engine.lexicon import Lexicon
 from kiosk.journal import Journal
@@ -31,6 +32,65 @@ class Clock:
 @pytest.fixture(scope="module")
 def lexicon():
     return Lexicon.load()
+
+
+CONSOLE_STATE = ("mode", "message", "buffer", "cursor", "edit_field", "tie_cursor",
+                 "arbiter_screen", "undo_what")
+
+
+def console_texts(machine) -> set[str]:
+    """What only the console may show in this state: help, dialogs, messages, correction."""
+    from kiosk.machine import HELP
+    from kiosk.screens import _prompt
+
+    texts = {what for _, what in HELP} | set(_prompt(machine))
+    if machine.message:
+        texts.add(machine.message)
+    if machine.step == "correction":
+        texts.add(f"Correction du coup {machine.session.coup.number}")
+    return {t for t in texts if t}
+
+
+def check_room_free_of_console(machine) -> None:
+    """The room view is the same whatever the console shows (dialog, help, message, tie
+    chooser, correction), and none of the console's texts is drawn on the room."""
+    saved = {name: getattr(machine, name) for name in CONSOLE_STATE}
+    seen = room_view(machine)
+    for name, value in (("mode", None), ("message", ""), ("buffer", ""), ("cursor", 0),
+                        ("edit_field", 0), ("tie_cursor", 0), ("arbiter_screen", True),
+                        ("undo_what", None)):
+        setattr(machine, name, value)
+    try:
+        assert room_view(machine) == seen, f"the room depends on the console ({saved})"
+    finally:
+        for name, value in saved.items():
+            setattr(machine, name, value)
+    forbidden = console_texts(machine)
+    drawn = {text for text, _ in render(seen, ROOM_SURFACE()).texts}
+    assert not drawn & forbidden, drawn & forbidden
+    assert "Touches du juge-arbitre" not in drawn and "Tops à égalité" not in " ".join(drawn)
+
+
+def ROOM_SURFACE():  # noqa: N802 - a small room, made once
+    if not hasattr(ROOM_SURFACE, "surface"):
+        pygame.font.init()
+        ROOM_SURFACE.surface = pygame.Surface((800, 450))
+    return ROOM_SURFACE.surface
+
+
+@pytest.fixture(autouse=True)
+def room_never_shows_the_console(monkeypatch):
+    """Every state each scripted game below goes through (after every key) is checked."""
+    original = Machine.key
+    checked = []
+
+    def key(self, name, text=""):
+        original(self, name, text)
+        check_room_free_of_console(self)
+        checked.append(name)
+
+    monkeypatch.setattr(Machine, "key", key)
+    yield checked
 
 
 def start(tmp_path, lexicon, **config):

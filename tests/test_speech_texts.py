@@ -200,8 +200,14 @@ def test_top_of_a_generated_move_names_the_joker():
     joker = next(c for c in with_joker.word if c.islower()).upper()
     text = texts.top(with_joker)
     assert f"joker {joker}" in text
-    assert text.startswith(texts.capitalize(texts.points(with_joker.score)) + ". Horizontal.")
+    # seven letters placed: the top is a scrabble, and the announcement says so
+    assert text.startswith(texts.capitalize(texts.points(with_joker.score))
+                           + ". Scrabble. Horizontal.")
     assert text.endswith(f"{with_joker.score} points.")
+    short = next(m for m in moves if len(m.placed) < 7)
+    assert "Scrabble" not in texts.top(short)
+    assert "Scrabble" not in texts.top(word="AIMONS", ref="H4", score=20)
+    assert ". Scrabble. " in texts.top(word="MAISOnS", ref="H4", score=68, scrabble=True)
 
 
 def test_draw_of_a_game_coup_names_every_new_letter():
