@@ -128,15 +128,23 @@ class Renderer:
     def _draw_all(self, view: View) -> None:
         layout = self.info.layout
         surface = self.surface
-        surface.fill(theme.BACKGROUND)
         if self._full_screen(view):
+            surface.fill(theme.BACKGROUND)
             self.info.grid_shown = False
             self.info.areas = [layout.full]
             self._ranking_page(view)
             return
         self.info.areas = [layout.panel]
-        surface.blit(board_surface(layout.width, layout.height),
-                     (layout.row_header.x, layout.col_header.y))
+        board = surface.blit(board_surface(layout.width, layout.height),
+                             (layout.row_header.x, layout.col_header.y))
+        # the background around the board only: at 4K a whole-screen fill costs as much again
+        width, height = surface.get_size()
+        for rect in (pygame.Rect(0, 0, width, board.top), pygame.Rect(0, board.bottom, width,
+                                                                      height - board.bottom),
+                     pygame.Rect(0, board.top, board.left, board.height),
+                     pygame.Rect(board.right, board.top, width - board.right, board.height)):
+            if rect.width > 0 and rect.height > 0:
+                surface.fill(theme.BACKGROUND, rect)
         self._draw_board(view)
         pygame.draw.rect(surface, theme.PANEL, layout.panel, border_radius=layout.margin)
         {

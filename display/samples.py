@@ -107,3 +107,37 @@ def scrabble_view() -> View:
                 bag_left=len(bag), bag=bag, last_top=SCRABBLE_TOP,
                 total=sum(t.score for t in PAST_TOPS) + SCRABBLE_TOP.score,
                 past_tops=PAST_TOPS + (SCRABBLE_TOP,))
+
+
+def console_for(board: Board, coup: int, reliquat: str, new_letters: str,
+                countdown: Countdown, played=None, lexicon=None):
+    """The console as the juge-arbitre sees it during the chrono of a coup: every move of the
+    tirage best first (the engine's), the tops lit, ``played`` (or the first top) chosen."""
+    from engine.lexicon import Lexicon
+    from engine.movegen import generate_moves
+
+    from .console import ConsoleMove, ConsoleView
+
+    tirage = reliquat + new_letters
+    moves = generate_moves(board, tirage, lexicon or Lexicon.load())
+    ordered = sorted(moves, key=lambda m: (-m.score, m.word, str(m.ref)))
+    best = ordered[0].score if ordered else 0
+    chosen = played if played is not None else (ordered[0] if ordered else None)
+    shown = tuple(ConsoleMove(m.word, str(m.ref), m.score, m.score == best,
+                              (m.word, str(m.ref)) == ((chosen.word, str(chosen.ref))
+                                                       if chosen else None),
+                              len(m.placed) == 7) for m in ordered[:400])
+    return ConsoleView(
+        step="chrono", coup=coup, hint="P : pause · à « Terminé », ramassage des bulletins",
+        tirage=tirage, reliquat=len(reliquat), validity="tirage valable", valid=True,
+        countdown=countdown, bag=sample_bag(board, tirage), moves=shown,
+        moves_total=len(moves), announcement="Coup numéro " + str(coup) + ".",
+        voice="voix : en service", room="tirage et chrono")
+
+
+def sample_console(lexicon=None):
+    """The console beside ``sample_views()[Screen.COUP]``."""
+    view = sample_views()[Screen.COUP]
+    board = view.board.copy()
+    return console_for(board, view.coup, view.reliquat, view.new_letters,
+                       Countdown(118.0), lexicon=lexicon)

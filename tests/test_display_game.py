@@ -125,6 +125,20 @@ def test_snapshot_command_writes_the_png(game, game_file, tmp_path, capsys):
     assert "coup 12" in capsys.readouterr().out
 
 
+def test_snapshot_renders_the_room_at_four_sizes_and_the_console_at_two(game_file, tmp_path,
+                                                                        capsys):
+    out = tmp_path / "images"
+    assert display_main(["snapshot", "--game", str(game_file), "--coup", "8", "--dossier",
+                         str(out)]) == 0
+    sizes = {p.name: pygame.image.load(str(p)).get_size() for p in out.glob("*.png")}
+    assert sizes == {"salle-coup-1024x768.png": (1024, 768), "salle-coup-1280x720.png": (1280, 720),
+                     "salle-coup-1920x1080.png": (1920, 1080),
+                     "salle-coup-3840x2160.png": (3840, 2160),
+                     "console-1920x1080.png": (1920, 1080), "console-1366x768.png": (1366, 768)}
+    said = capsys.readouterr().out
+    assert "console du juge-arbitre, chrono du coup 8" in said and "salle, coup, coup 8" in said
+
+
 def test_snapshot_refuses_a_missing_game_in_french(tmp_path, capsys):
     assert display_main(["snapshot", "--game", str(tmp_path / "absente.json"), "--out",
                          str(tmp_path / "x.png")]) == 2
