@@ -124,7 +124,8 @@ def bag_cell_surface(letter: str, count: int, side: int) -> pygame.Surface:
     surface = pygame.Surface((side, side), pygame.SRCALPHA)
     pygame.draw.rect(surface, theme.BAG_CELL, surface.get_rect(), border_radius=max(2, side // 8))
     glyph = _ink(text_surface(letter, fonts.size_for_ink(BAG_CELL_INK * side), theme.TEXT))
-    surface.blit(glyph, (round(0.38 * side - glyph.get_width() / 2),
+    centre = 0.32 if count >= 10 else 0.38  # two digits: the letter steps aside
+    surface.blit(glyph, (round(centre * side - glyph.get_width() / 2),
                          round(0.5 * side - glyph.get_height() / 2)))
     digits = _ink(text_surface(str(count), fonts.size_for_ink(BAG_COUNT_INK * side, "0"),
                                theme.ACCENT))
