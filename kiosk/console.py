@@ -91,6 +91,24 @@ def step_hint(machine: Machine) -> str:
     return "Partie terminée · Échap : quitter"
 
 
+_LISTS: dict[tuple, tuple[ConsoleMove, ...]] = {}  # the sorted list of a coup, made once
+
+
+def _listed(moves: list, chosen) -> tuple[ConsoleMove, ...]:
+    """The console's list of ``moves``, best first; cached (the console asks 30 times a
+    second, and a tirage with jokers has thousands of moves)."""
+    key = (id(moves), len(moves), None if chosen is None else (chosen.word, str(chosen.ref)))
+    if key not in _LISTS:
+        if len(_LISTS) > 8:
+            _LISTS.clear()
+        best = max(m.score for m in moves)
+        ordered = sorted(moves, key=lambda m: (-m.score, m.word, str(m.ref)))[:MOVES_SHOWN]
+        _LISTS[key] = tuple(ConsoleMove(m.word, str(m.ref), m.score, m.score == best,
+                                        m == chosen, len(m.placed) == RACK_SIZE)
+                            for m in ordered)
+    return _LISTS[key]
+
+
 def _moves(machine: Machine) -> tuple[tuple[ConsoleMove, ...], int, str]:
     s = machine.session
     coup = s.coup
@@ -99,13 +117,9 @@ def _moves(machine: Machine) -> tuple[tuple[ConsoleMove, ...], int, str]:
     moves, tops = s.moves(coup.number)
     if not moves:
         return (), 0, "Aucun coup possible avec ce tirage."
-    best = max(m.score for m in moves)
     chosen = coup.top if coup.top is not None else \
         (tops[min(s.top_choice, len(tops) - 1)] if tops else None)
-    ordered = sorted(moves, key=lambda m: (-m.score, m.word, str(m.ref)))[:MOVES_SHOWN]
-    return tuple(ConsoleMove(m.word, str(m.ref), m.score, m.score == best, m == chosen,
-                             len(m.placed) == RACK_SIZE)
-                 for m in ordered), len(moves), ""
+    return _listed(moves, chosen), len(moves), ""
 
 
 def _validity(machine: Machine) -> tuple[str, bool | None]:
@@ -149,8 +163,9 @@ def _overlay(machine: Machine) -> Overlay | None:
     return Overlay("dialogue", prompt[0], tuple(prompt[1:]))
 
 
-def console_view(machine: Machine, voice: str = "", system: tuple[str, ...] = ()) -> ConsoleView:
-    """What the console shows now."""
+def console_view(machine: Machine, voice: str = "", system: tuple[str, ...] = (),
+                 room=None) -> ConsoleView:
+    """What the console shows now (``room``: the room's view, when already made)."""
     s = machine.session
     coup = s.coup
     countdown = None
@@ -169,7 +184,8 @@ def console_view(machine: Machine, voice: str = "", system: tuple[str, ...] = ()
         reliquat=reliquat, validity=validity, valid=valid, countdown=countdown,
         bag="".join(sorted(s.game.bag.elements())), moves=moves, moves_total=total,
         moves_note=note, announcement=machine.last_announcement or "", voice=voice,
-        message=machine.message, system=system, room=ROOM_WORDS[room_view(machine).screen],
+        message=machine.message, system=system,
+        room=ROOM_WORDS[(room or room_view(machine)).screen],
         overlay=_overlay(machine), correction=correction,
         extra=(s.applied, machine.cursor, machine.edit_field, machine.buffer, machine.mode)
         if correction else ())
@@ -227,10 +243,10 @@ class ConsoleWindow(SdlWindow):
         return cls.open(index, size, position)
 
     def show(self, machine: Machine, voice: str = "", system: tuple[str, ...] = (),
-             force: bool = False) -> bool:
+             force: bool = False, room=None) -> bool:
         """Draw the console if it changed; True when a new frame was shown."""
         self._machine = machine
-        view = console_view(machine, voice, system)
+        view = console_view(machine, voice, system, room)
         if not force and view == self.view:
             return False
         if not self.ensure():

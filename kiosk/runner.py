@@ -322,8 +322,9 @@ def run_window(machine: Machine, room, voice, autopilot=None, out_dir: Path | No
                 output.quit = True
             output.apply(machine.take_effects())
             system.update(voice, room, console)
-            room.show(room_view(machine))
-            console.show(machine, system.voice, tuple(system.lines))
+            seen = room_view(machine)
+            room.show(seen)
+            console.show(machine, system.voice, tuple(system.lines), room=seen)
             if snapshots is not None and room.surface is not None:
                 snapshots.save(machine, room.surface, console.surface, draw=False)
             clock.tick(FPS)

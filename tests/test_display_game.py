@@ -163,9 +163,13 @@ def test_replay_stops_on_quit(game, monkeypatch):
     from display.window import DisplayEvent, RoomDisplay
 
     monkeypatch.setattr(RoomDisplay, "pump_events", lambda self: [DisplayEvent("quit")])
+    closed = []
+    real_close = RoomDisplay.close
+    monkeypatch.setattr(RoomDisplay, "close", lambda self: (closed.append(self),
+                                                            real_close(self)))
     shown = []
     assert replay_module.replay(game, window_size=(640, 480), log=shown) == 0
-    assert len(shown) == 1 and pygame.display.get_surface() is None
+    assert len(shown) == 1 and len(closed) == 1 and closed[0].window is None
 
 
 def test_replay_counts_down_in_real_time(game, monkeypatch):

@@ -214,7 +214,8 @@ def test_resume_refuses_another_word_list_and_pauses_a_running_chrono(env, capsy
     again = Session(Journal.open(path), lexicon)
     machine = Machine(again, lambda: 0.0)
     assert again.step == "chrono" and machine.countdown.paused
-    assert room_view(machine).countdown.text == "Pause"
+    paused = room_view(machine).countdown  # the time left, greyed, « PAUSE » beside it
+    assert (paused.text, paused.label) == ("1:20", "PAUSE")
     assert "P pour repartir" in machine.message
     machine.key("p")
     assert room_view(machine).countdown.text == "1:20"

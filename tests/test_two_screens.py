@@ -158,3 +158,21 @@ def test_the_console_lists_every_move_once_the_chrono_runs(tmp_path, lexicon):
         assert "chrono" in texts and view.moves[0].word.upper() in texts
     assert draw_console(ConsoleView(step="accueil"), pygame.Surface((640, 360)))
     journal.close()
+
+
+def test_the_welcome_screen_reads_tirages_aleatoires(tmp_path, lexicon):
+    from display.render import render
+    from kiosk.journal import Journal
+    from kiosk.machine import Machine
+    from kiosk.session import Config, Session
+    from kiosk.views import room_view
+
+    journal = Journal.create(tmp_path / "p.partie", {"lexicon_sha256": lexicon.sha256},
+                             first=("partie", Config(seed=5, seconds=60).to_dict()))
+    machine = Machine(Session(journal, lexicon), lambda: 0.0)
+    view = room_view(machine)
+    assert ("Tirages", "aléatoires") in view.settings  # « Tirages aléatoires »
+    pygame.font.init()
+    drawn = [text for text, _ in render(view, pygame.Surface((1280, 720))).texts]
+    assert drawn.index("aléatoires") == drawn.index("Tirages") + 1
+    journal.close()
