@@ -330,6 +330,7 @@ class RoomDisplay(SdlWindow):
         super().__init__(display_index, window_size, position)
         self.renderer: Renderer | None = None
         self.view: View | None = None
+        self.companions: list[SdlWindow] = []  # the other windows (the console): one queue
 
     @classmethod
     def open(cls, display_index: int | None = None,
@@ -382,5 +383,6 @@ class RoomDisplay(SdlWindow):
         self.show(self.view.with_countdown(countdown))
 
     def pump_events(self, *others: SdlWindow) -> list[DisplayEvent]:
-        """Drain the queue for the room and ``others`` (the console): see ``pump_events``."""
-        return pump_events(self, *others)
+        """Drain the queue for the room, its ``companions`` and ``others``: see
+        :func:`pump_events`."""
+        return pump_events(self, *self.companions, *others)

@@ -273,6 +273,8 @@ def run_window(machine: Machine, room, voice, autopilot=None, out_dir: Path | No
     own_console = console is None
     if console is None:
         console = ConsoleWindow.beside(room)
+    companions = list(getattr(room, "companions", []))
+    room.companions = [*companions, console]  # one event queue: keys from both windows
     output = Output(machine, voice, room)
     snapshots = Snapshots(out_dir) if out_dir is not None else None
     system = SystemLines()
@@ -291,7 +293,7 @@ def run_window(machine: Machine, room, voice, autopilot=None, out_dir: Path | No
         previous = None
     try:
         while not output.quit:
-            for event in room.pump_events(console):
+            for event in room.pump_events():
                 if event.kind == "quit":
                     machine.key("escape")
                 elif event.kind == "key":
@@ -331,5 +333,6 @@ def run_window(machine: Machine, room, voice, autopilot=None, out_dir: Path | No
     finally:
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
+        room.companions = companions
         if own_console:
             console.close()

@@ -34,8 +34,10 @@ def lexicon():
     return Lexicon.load()
 
 
-CONSOLE_STATE = ("mode", "message", "buffer", "cursor", "edit_field", "tie_cursor",
-                 "arbiter_screen", "undo_what")
+#: what only the console shows, with its resting value
+CONSOLE_STATE = {"mode": None, "message": "", "buffer": "", "cursor": 0, "tie_cursor": 0,
+                 "arbiter_screen": True, "undo_what": None, "form": None, "zoom": False,
+                 "raw_photo": False}
 
 
 def console_texts(machine) -> set[str]:
@@ -56,9 +58,7 @@ def check_room_free_of_console(machine) -> None:
     chooser, correction), and none of the console's texts is drawn on the room."""
     saved = {name: getattr(machine, name) for name in CONSOLE_STATE}
     seen = room_view(machine)
-    for name, value in (("mode", None), ("message", ""), ("buffer", ""), ("cursor", 0),
-                        ("edit_field", 0), ("tie_cursor", 0), ("arbiter_screen", True),
-                        ("undo_what", None)):
+    for name, value in CONSOLE_STATE.items():
         setattr(machine, name, value)
     try:
         assert room_view(machine) == seen, f"the room depends on the console ({saved})"

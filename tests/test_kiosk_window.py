@@ -100,7 +100,8 @@ def test_a_voice_problem_is_told_to_the_juge_arbitre(tmp_path, lexicon, monkeypa
     frames = []
 
     def pump(self, *others):
-        frames.append(others[0].view.voice if others[0].view else "")
+        console = self.companions[0]
+        frames.append(console.view.voice if console.view else "")
         if len(frames) < 3:
             return []
         return [DisplayEvent("key", "escape"), DisplayEvent("key", "o", "o")]
