@@ -45,7 +45,7 @@ def text_surface(text: str, size: int, colour: theme.Colour) -> pygame.Surface:
     left is an empty surface, never an error that would stop the screen.
     """
     font = fonts.font(size)
-    visible = "".join(ch for ch in text if ch.isprintable())
+    visible = "".join(ch for ch in text if ch.isprintable() or ch == "\u00a0")  # no-break space
     try:
         return font.render(visible, True, colour)
     except (pygame.error, ValueError):  # « Text has zero width »

@@ -105,6 +105,15 @@ def test_the_bag_summary_counts_vowels_consonants_and_jokers():
     assert bag_summary("E?").replace(NBSP, " ") == "Reste 2 : 1 voyelle, 0 consonne, 1 joker"
 
 
+def test_the_no_break_spaces_of_the_summary_are_drawn():
+    from display.tiles import text_surface
+
+    line = bag_summary("AE?")
+    assert NBSP in line
+    assert text_surface(line, 40, theme.TEXT).get_width() == \
+        fonts.font(40).size(line.replace(NBSP, " "))[0]
+
+
 @pytest.mark.parametrize("size", SIZES, ids=IDS)
 def test_the_bag_and_its_letters_are_shown(size):
     view = sample_views()[Screen.COUP]
