@@ -9,12 +9,15 @@ stays whole and does not leak into its neighbour.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
 
 from .layout import Box, Layout, to_px
+from .template import render_page
+from .rules import FoundRule, Rule, bridge_rule, erase_rule, family_profiles, locate, rule_profiles
 
 INK_THRESHOLD = 0.28
 #: hysteresis for faint strokes (thin ballpoint, light or blurred writing): a stroke whose
@@ -28,10 +31,21 @@ COLOUR_INK = 1.0
 #: a trace this strong (3×3 average over its 15×15 surroundings) and as tall as a letter
 #: makes an empty cell doubtful
 FAINT_INK = 0.06
-#: a piece of pen stroke lying on a printed rule (the bar of a 7 on the top edge of its box)
-#: is given back to the glyph it touches instead of being dropped with the rule
-SPARE_STROKES = True
-REACH = 0.2
+#: a pen whose strokes (90th percentile) are lighter than this is faint (pencil, light
+#: ink): the thresholds come down with it, never below the paper's noise
+FAINT_PEN = 0.5
+#: how far (in cells) a printed rule is looked for from where the layout puts it
+RULE_SEARCH = 0.3
+#: the least ink (low percentile across a piece) for a rule to count as seen there
+RULE_FLOOR = 0.1
+#: a pixel on a rule is the rule's unless darker than the rule by this (a pen on the rule)
+RULE_MARGIN = 0.12
+#: a stroke crossing a rule touches it over at most this length (cells, plus the pen):
+#: longer, it is two letters touching the rule from either side, and they stay apart
+BRIDGE_LONGEST = 0.35
+#: a stroke group of the grid reaching this far (cells) on both sides of a rule is two
+#: letters touching there (a letter across the rule mostly lies on one side)
+SPLIT_PART = 0.3
 MIN_FILL = 0.012  # share of a cell's area that must be ink for the cell to count as written
 
 
@@ -76,132 +90,61 @@ class Fields:
         return list(self.grid.values()) + [g for comb in self.combs.values() for g in comb.values()]
 
 
-def _relative_ink(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    paper = cv2.morphologyEx(
-        gray, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (21, 21))
+def _paper(image: np.ndarray) -> np.ndarray:
+    """The local paper brightness (float32, per channel): the image without anything thinner
+    than ~2.5 mm (pen strokes, printed rules), smoothed. Estimated at a quarter of the
+    resolution — the paper's light varies slowly — which makes it cheap."""
+    h, w = image.shape[:2]
+    small = cv2.resize(image, (max(w // 4, 1), max(h // 4, 1)), interpolation=cv2.INTER_AREA)
+    small = cv2.morphologyEx(
+        small, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (7, 7))
     )
-    paper = cv2.GaussianBlur(paper, (0, 0), 6)
-    return np.clip(1.0 - gray / np.maximum(paper, 1.0), 0, 1), paper
+    small = cv2.GaussianBlur(small.astype(np.float32), (0, 0), 1.5)
+    return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
 def ink_map(bgr: np.ndarray) -> tuple[np.ndarray, float]:
-    """Ink strength in [0, 1] per pixel, relative to the local paper brightness.
+    """Ink strength in [0, 1] per pixel, relative to the local paper brightness, and the
+    paper's median brightness (0–255).
 
-    Measured on the grey image and, for coloured pens, on the colour channel where the
-    pen stands out most (a blue ballpoint under warm light is pale in grey)."""
-    gray = (
-        cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
-        if bgr.ndim == 3
-        else bgr.astype(np.float32)
+    Measured on the colour channel where the pen stands out most (a blue ballpoint under
+    warm light is pale in grey but dark in red); the grey image's ink is never stronger
+    than the strongest channel's, so the channels suffice."""
+    image = bgr if (bgr.ndim == 3 and COLOUR_INK) else (
+        bgr if bgr.ndim == 2 else cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
     )
-    ink, paper = _relative_ink(gray)
-    if COLOUR_INK and bgr.ndim == 3:
-        for ch in cv2.split(bgr.astype(np.float32)):
-            ink = np.maximum(ink, COLOUR_INK * _relative_ink(ch)[0])
-    return ink, float(np.median(paper))
+    paper = _paper(image)
+    np.maximum(paper, 1.0, out=paper)
+    ratio = cv2.divide(image.astype(np.float32), paper)
+    if ratio.ndim == 3:
+        b, g, r = cv2.split(ratio)
+        ratio = cv2.min(cv2.min(b, g), r)
+        grey = paper[::8, ::8] @ np.array([0.114, 0.587, 0.299], np.float32)
+    else:
+        grey = paper[::8, ::8]
+    ink = np.subtract(np.float32(1.0), ratio, out=ratio)
+    return np.clip(ink, 0.0, 1.0, out=ink), float(np.median(grey))
 
 
-def remove_lines(mask: np.ndarray, cell: float, vertical: float | None = None) -> np.ndarray:
-    """Mask of printed rules: horizontal or vertical runs longer than any pen stroke.
-
-    ``vertical`` is the length of the shortest printed vertical rule (a combed
-    box's separators are only one cell high)."""
-    length = max(9, int(cell * 1.3))
-    vlen = max(9, int(min(cell * 1.3, 0.9 * vertical) if vertical else length))
-    horiz = cv2.morphologyEx(
-        mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (length, 1))
-    )
-    vert = cv2.morphologyEx(
-        mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (1, vlen))
-    )
-    lines = cv2.bitwise_or(horiz, vert)
-    return cv2.dilate(lines, np.ones((3, 3), np.uint8))
-
-
-def ink_mask(sub: np.ndarray) -> np.ndarray:
-    """Binary ink (255) of an ink-strength crop: clear strokes above ``INK_THRESHOLD``, plus
-    whole faint strokes (mostly under it) traced down to ``LOW_INK`` from clearer seeds."""
-    strong = sub > INK_THRESHOLD
-    low = (sub > LOW_INK).astype(np.uint8)
+def ink_mask(
+    sub: np.ndarray,
+    threshold: float = INK_THRESHOLD,
+    low_ink: float = LOW_INK,
+    seed_ink: float = SEED_INK,
+) -> np.ndarray:
+    """Binary ink (255) of an ink-strength crop: clear strokes above ``threshold``, plus
+    whole faint strokes (mostly under it) traced down to ``low_ink`` from clearer seeds."""
+    if not HYSTERESIS:
+        return ((sub > threshold) * 255).astype(np.uint8)
+    strong = sub > threshold
+    low = (sub > low_ink).astype(np.uint8)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(low, connectivity=8)
-    seeds = np.bincount(labels.ravel(), weights=(sub > SEED_INK).ravel(), minlength=n)
+    seeds = np.bincount(labels.ravel(), weights=(sub > seed_ink).ravel(), minlength=n)
     strong_n = np.bincount(labels.ravel(), weights=strong.ravel(), minlength=n)
     area = stats[:, cv2.CC_STAT_AREA]
     faint = (seeds >= 4) & (strong_n < 0.3 * area)
     faint[0] = False
     return ((strong | faint[labels]) * 255).astype(np.uint8)
-
-
-Segment = tuple[tuple[int, int], tuple[int, int]]
-
-
-def _grid_lines(cells: list[tuple[int, int, tuple[int, int, int, int]]]) -> list[Segment]:
-    segs: list[Segment] = []
-    for _, _, (x0, y0, x1, y1) in cells:
-        segs += [
-            ((x0, y0), (x1, y0)),
-            ((x0, y1), (x1, y1)),
-            ((x0, y0), (x0, y1)),
-            ((x1, y0), (x1, y1)),
-        ]
-    return segs
-
-
-def _give_back(
-    fragments: list[tuple[int, tuple[int, int] | None]],
-    owner: dict[int, tuple[int, int]],
-    labels: np.ndarray,
-    stats: np.ndarray,
-    mask: np.ndarray,
-    lines: np.ndarray,
-    cell: float,
-) -> dict[tuple[int, int], np.ndarray]:
-    """Stroke pieces left on a printed rule rejoin the one glyph they touch (``owner`` grows).
-
-    Returns, per cell, the erased rule pixels bridging such a piece and its glyph. A piece
-    touching glyphs of two cells, or none, stays out (and may make its cell doubtful)."""
-    extra: dict[tuple[int, int], np.ndarray] = {}
-    if not fragments or not owner:
-        return extra
-    reach = max(3, int(round(cell * REACH)))
-    ker = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1))
-    h, w = labels.shape
-    found = []
-    lonely = 0
-    for lab, _ in fragments:
-        x, y, bw, bh = (int(v) for v in stats[lab, :4])
-        ys0, ys1 = max(y - reach - 1, 0), min(y + bh + reach + 1, h)
-        xs0, xs1 = max(x - reach - 1, 0), min(x + bw + reach + 1, w)
-        win = labels[ys0:ys1, xs0:xs1]
-        piece = win == lab
-        grown = cv2.dilate(piece.astype(np.uint8), ker) > 0
-        touched = {int(v) for v in np.unique(win[grown]) if int(v) in owner}
-        lonely += not touched
-        # a pen stroke lying along a rule: pen-thick, elongated, running along the erased
-        # rule; rule leftovers are thin, the dashes of a separator are not beside an erased rule
-        area = float(stats[lab, cv2.CC_STAT_AREA])
-        off = cv2.distanceTransform((lines[ys0:ys1, xs0:xs1] == 0).astype(np.uint8), cv2.DIST_L2, 3)
-        stroke = (
-            area / max(bw, bh) >= 1.8
-            and max(bw, bh) >= 1.5 * min(bw, bh)
-            and float(np.mean(off[piece] <= 1.5)) >= 0.3
-        )
-        if not stroke:
-            continue
-        found.append((lab, touched, grown, (ys0, ys1, xs0, xs1)))
-    if lonely >= 2:  # the rules are not cleanly removed here: pieces are rule leftovers
-        return extra
-    for lab, touched, grown, (ys0, ys1, xs0, xs1) in found:
-        if len({owner[v] for v in touched}) != 1:
-            continue
-        win = labels[ys0:ys1, xs0:xs1]
-        rc = owner[next(iter(touched))]
-        owner[lab] = rc
-        glyph = cv2.dilate(np.isin(win, list(touched)).astype(np.uint8), ker) > 0
-        erased = (mask[ys0:ys1, xs0:xs1] > 0) & (lines[ys0:ys1, xs0:xs1] > 0)
-        full = extra.setdefault(rc, np.zeros(labels.shape, bool))
-        full[ys0:ys1, xs0:xs1] |= grown & glyph & erased
-    return extra
 
 
 def _thick_edge_above(
@@ -261,87 +204,412 @@ def _faint_cells(
     return found
 
 
+Box4 = tuple[int, int, int, int]
+
+
+def _edges(cells: list[tuple[int, int, Box4]]) -> tuple[list[int], list[int]]:
+    xs = sorted({b[0] for _, _, b in cells} | {b[2] for _, _, b in cells})
+    ys = sorted({b[1] for _, _, b in cells} | {b[3] for _, _, b in cells})
+    return xs, ys
+
+
+@dataclass
+class _RuleSet:
+    """The rules of one field as found: horizontal (rows), vertical (columns), in crop pixels."""
+
+    rows: list[FoundRule]
+    cols: list[FoundRule]
+
+    @staticmethod
+    def _at(r: FoundRule, t: float) -> float:
+        n = len(r.centre)
+        return float(r.centre[min(max(round(t) - r.lo, 0), n - 1)]) if n else 0.0
+
+    def row_at(self, i: int, x: float) -> float:
+        return self._at(self.rows[i], x)
+
+    def col_at(self, i: int, y: float) -> float:
+        return self._at(self.cols[i], y)
+
+
+def _find_rules(
+    sub: np.ndarray, xs: list[int], ys: list[int], cell: float, search: int, combed: bool
+) -> _RuleSet:
+    """Where the field's printed rules really are (crop coordinates)."""
+    x0, x1, y0, y1 = xs[0], xs[-1], ys[0], ys[-1]
+    rows = [
+        locate([rule_profiles(sub, Rule(y, x0, x1), search, cell)], 1, RULE_FLOOR)[0]
+        for y in ys
+    ]
+    # vertical rules: one piece each, voting with their neighbours (a combed box: all)
+    fam = family_profiles(sub.T, [Rule(x, y0, y1) for x in xs], search)
+    cols = locate(fam, -1 if combed else 2, RULE_FLOOR)
+    return _RuleSet(rows, cols)
+
+
+def _erase(
+    sub: np.ndarray, mask: np.ndarray, rules: _RuleSet, erased: np.ndarray, cell: float
+) -> np.ndarray:
+    """The mask without the printed rules (``erased``), strokes crossing them bridged."""
+    clean = mask.copy()
+    clean[erased] = 0
+    bridged = np.zeros(mask.shape, bool)
+    longest = BRIDGE_LONGEST * cell + 6
+    for r in rules.rows:
+        bridge_rule(clean, r, 3, bridged, longest)
+    for c in rules.cols:
+        bridge_rule(clean.T, c, 3, bridged.T, longest)
+    clean[bridged & (mask > 0)] = 255
+    return clean
+
+
+def _boxes(rules: _RuleSet, cells: list[tuple[int, int, Box4]], xs: list[int], ys: list[int],
+           origin: tuple[int, int]) -> dict[tuple[int, int], Box4]:
+    """Each cell's box between the rules as found (crop coordinates)."""
+    ox, oy = origin
+    out = {}
+    for r, c, (bx0, by0, bx1, by1) in cells:
+        i0, i1 = xs.index(bx0 - ox), xs.index(bx1 - ox)
+        j0, j1 = ys.index(by0 - oy), ys.index(by1 - oy)
+        cy, cx = (by0 + by1) / 2 - oy, (bx0 + bx1) / 2 - ox
+        out[(r, c)] = (
+            round(rules.col_at(i0, cy)),
+            round(rules.row_at(j0, cx)),
+            round(rules.col_at(i1, cy)),
+            round(rules.row_at(j1, cx)),
+        )
+    return out
+
+
+def comb_keys(centres_x: list[float], boxes: list[Box4]) -> list[int]:
+    """Cell numbers of characters written at ``centres_x`` over a combed box (``boxes`` left
+    to right): the cell under each centre when they all differ, else their order (two
+    digits squeezed in one cell, or more characters than cells)."""
+    cells = []
+    for x in centres_x:
+        inside = [i for i, (x0, _, x1, _) in enumerate(boxes) if x0 <= x < x1]
+        cells.append(inside[0] if inside else (0 if x < boxes[0][0] else len(boxes) - 1))
+    if len(set(cells)) < len(cells) or len(cells) > len(boxes):
+        return list(range(len(centres_x)))
+    return cells
+
+
+def _single_crossings(col: np.ndarray) -> tuple[int, int]:
+    """(number of ink runs, length of the longest) down one column."""
+    d = np.diff(np.concatenate([[0], col.astype(np.int8), [0]]))
+    starts, ends = np.flatnonzero(d == 1), np.flatnonzero(d == -1)
+    return len(starts), int((ends - starts).max()) if len(starts) else 0
+
+
+def _split_touching(keep: np.ndarray, x0: int, x1: int, height: int) -> list[tuple[int, int]]:
+    """Column ranges of the digits of one connected group, split where two digits touch:
+    a column crossed by a single short run of ink, near where an even split would cut.
+    A wide single digit (a round 0) has two runs at its middle and is not split."""
+    width = x1 - x0
+    k = int(round(width / (0.62 * height)))
+    if width < 1.2 * height or k < 2:
+        return [(x0, x1)]
+    k = min(k, 3)
+    cuts = []
+    for j in range(1, k):
+        want = x0 + width * j / k
+        best = None
+        for x in range(int(want - width / (4 * k)), int(want + width / (4 * k)) + 1):
+            if not x0 < x < x1 - 1:
+                continue
+            runs, longest = _single_crossings(keep[:, x])
+            if runs <= 1 and longest <= 0.3 * height:
+                cost = abs(x - want) + 2 * longest
+                if best is None or cost < best[0]:
+                    best = (cost, x)
+        if best is None:
+            return [(x0, x1)]
+        cuts.append(best[1])
+    bounds = [x0] + cuts + [x1]
+    return [(a, b) for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
+
+
+def _characters(
+    labels: np.ndarray,
+    stats: np.ndarray,
+    labs: list[int],
+    height: float,
+    digits_only: bool,
+    cell_of=None,
+) -> list[tuple[list[int], tuple[int, int] | None]]:
+    """Group the strokes of a combed field into characters, whatever the comb: pieces one
+    above the other are one character, and so are pieces touching within one cell
+    (``cell_of``: x → cell), a small piece joins the character beside it, and a group as
+    wide as two digits is split where they touch. Returns (labels, column range or None
+    for the whole group), left to right."""
+    groups: list[list] = []  # [labels, x0, x1, y0, y1]
+    touch = max(2.0, 0.05 * height)
+    for lab in sorted(labs, key=lambda v: stats[v, 0]):
+        x, y, w, h = (int(v) for v in stats[lab, :4])
+        if groups:
+            g = groups[-1]
+            overlap = min(x + w, g[2]) - max(x, g[1])
+            same = cell_of is not None and cell_of(x + w / 2) == cell_of((g[1] + g[2]) / 2)
+            if overlap >= 0.4 * min(w, g[2] - g[1]) or (same and overlap >= -touch):
+                g[0].append(lab)
+                g[1], g[2], g[3], g[4] = min(x, g[1]), max(x + w, g[2]), min(y, g[3]), max(y + h, g[4])
+                continue
+        groups.append([[lab], x, x + w, y, y + h])
+    small = [g for g in groups if max(g[2] - g[1], g[4] - g[3]) < 0.35 * height]
+    big = [g for g in groups if g not in small]
+    for g in small:  # a broken-off tip: with the nearest character if it is close
+        if not big:
+            break
+        gap, near = min(
+            (max(g[1] - b[2], b[1] - g[2], 0), i) for i, b in enumerate(big)
+        )
+        if gap <= 0.25 * height:
+            b = big[near]
+            b[0] += g[0]
+            b[1], b[2], b[3], b[4] = min(g[1], b[1]), max(g[2], b[2]), min(g[3], b[3]), max(g[4], b[4])
+    out: list[tuple[list[int], tuple[int, int] | None]] = []
+    for labs_, a, b, _, _ in sorted(big, key=lambda g: g[1]):
+        keep = np.isin(labels[:, a:b], labs_)
+        rows = np.flatnonzero(keep.any(1))
+        h = rows[-1] - rows[0] + 1 if len(rows) else 0
+        parts = (
+            _split_touching(keep, 0, b - a, h)
+            if digits_only and h >= 0.3 * height
+            else [(0, b - a)]
+        )
+        if len(parts) == 1:
+            out.append((labs_, None))
+        else:
+            out += [(labs_, (a + p, a + q)) for p, q in parts]
+    return out
+
+
+def _split_at_rules(
+    stat: np.ndarray, rc: tuple[int, int], rules: _RuleSet, boxes: dict, cell: float
+) -> list[tuple[tuple[int, int] | None, tuple[int, int]]]:
+    """A grid stroke group lying well on both sides of a cell's rule is letters touching
+    across it: cut it at the rules it crosses, each part to the cell it lies in. Returns
+    (column range or None for the whole group, cell)."""
+    x, y, w, h = (int(v) for v in stat[:4])
+    if w < 2 * SPLIT_PART * cell or h < 0.4 * cell:
+        return [(None, rc)]
+    cy = y + h / 2
+    cuts = sorted(
+        round(rules.col_at(i, cy))
+        for i in range(len(rules.cols))
+        if x + 0.2 * cell < rules.col_at(i, cy) < x + w - 0.2 * cell
+    )
+    # a part narrower than a letter (the arc of a joker's circle beyond the rule) stays on
+    kept: list[int] = []
+    for c in cuts:
+        if c - (kept[-1] if kept else x) >= SPLIT_PART * cell:
+            kept.append(c)
+    while kept and x + w - kept[-1] < SPLIT_PART * cell:
+        kept.pop()
+    if not kept:
+        return [(None, rc)]
+    bounds = [x] + kept + [x + w]
+    out = []
+    for a, b in zip(bounds[:-1], bounds[1:], strict=True):
+        mid = (a + b) / 2
+        cell_rc = next(
+            (k for k, (bx0, by0, bx1, by1) in boxes.items()
+             if k[0] == rc[0] and bx0 <= mid < bx1),
+            rc,
+        )
+        out.append(((a, b), cell_rc))
+    return out
+
+
+def _threshold(sub: np.ndarray, away: np.ndarray) -> np.ndarray:
+    """Binary ink of a field's crop (rules still in): clear strokes, whole faint strokes by
+    hysteresis (``ink_mask``) — and, for a faint pen (pencil), thresholds brought down to
+    the pen's own contrast, measured off the rules (``away``), above the paper's noise."""
+    level = sub[::2, ::2][away[::2, ::2]]  # every other pixel is plenty for these statistics
+    if level.size < 100:
+        return ink_mask(sub)
+    med = float(np.median(level))
+    noise = 1.4826 * float(np.median(np.abs(level - med))) + 1e-3
+    strong = level[level > med + 6 * noise]
+    pen = float(np.percentile(strong, 90)) if strong.size >= 40 else 0.0
+    if pen <= 0 or pen >= FAINT_PEN:
+        return ink_mask(sub)
+    k = max(pen / FAINT_PEN, 0.3)
+    floor = med + 4 * noise
+    return ink_mask(
+        sub,
+        max(INK_THRESHOLD * k, floor + noise),
+        max(LOW_INK * k, floor),
+        max(SEED_INK * k, floor + 0.5 * noise),
+    )
+
+
+_PRINTED: dict[tuple[str, tuple[int, int]], np.ndarray] = {}
+
+
+def printed_matter(layout: Layout, size: tuple[int, int]) -> np.ndarray:
+    """Where the blank bulletin prints something other than a rule (labels, texts,
+    markers), slightly grown: never handwriting."""
+    key = (json.dumps(layout.data, sort_keys=True), size)
+    if key not in _PRINTED:
+        page = render_page(layout, size[0] / layout.page_mm[0])
+        if (page.shape[1], page.shape[0]) != size:
+            page = cv2.resize(page, size, interpolation=cv2.INTER_AREA)
+        rules = np.zeros(page.shape, np.uint8)
+        cells = [b for row in layout.grid_cells() for b in row]
+        for name in layout.data["fields"]:
+            cells += layout.comb_cells(name)
+        for b in cells:
+            x0, y0, x1, y1 = to_px(b, size)
+            cv2.rectangle(rules, (x0, y0), (x1, y1), 255, 7)
+        printed = (page < 200) & (rules == 0)
+        _PRINTED[key] = cv2.dilate(printed.astype(np.uint8), np.ones((7, 7), np.uint8)) > 0
+    return _PRINTED[key]
+
+
 def _cut(
     ink: np.ndarray,
     field: str,
-    cells: list[tuple[int, int, tuple[int, int, int, int]]],
-    region: tuple[int, int, int, int],
+    cells: list[tuple[int, int, Box4]],
+    region: Box4,
     cell: float,
     tolerance: float = 0.09,
+    printed: np.ndarray | None = None,
 ) -> tuple[dict[tuple[int, int], Glyph], set[tuple[int, int]]]:
     x0, y0, x1, y1 = region
     h, w = ink.shape
     x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
     sub = ink[y0:y1, x0:x1]
-    mask = ink_mask(sub) if HYSTERESIS else (sub > INK_THRESHOLD).astype(np.uint8) * 255
-    band = np.zeros_like(mask)
-    half = max(2, int(cell * tolerance))
-    for (ax, ay), (bx, by) in _grid_lines(cells):
-        cv2.line(band, (ax - x0, ay - y0), (bx - x0, by - y0), 255, 2 * half + 1)
-    heights = [b[3] - b[1] for _, _, b in cells]
-    # long runs are printed rules only where the layout has a rule: a "1" or an "I"
-    # touching both edges of its box is as long as a rule but lies elsewhere
-    lines = cv2.bitwise_and(
-        remove_lines(mask, cell, None if field == "grid" else min(heights)), band
-    )
-    clean = cv2.bitwise_and(mask, cv2.bitwise_not(lines))
+    text = printed[y0:y1, x0:x1] if printed is not None else np.zeros(sub.shape, bool)
+    xs, ys = _edges([(r, c, (a - x0, b - y0, cc - x0, d - y0)) for r, c, (a, b, cc, d) in cells])
+    search = max(3, int(round(cell * max(RULE_SEARCH, 1.5 * tolerance))))
+    combed = field != "grid"
+    rules = _find_rules(sub, xs, ys, cell, search, combed)
+    band = np.zeros(sub.shape, bool)  # within a rule's width
+    erased = np.zeros(sub.shape, bool)  # the rule's own pixels
+    for r in rules.rows:
+        erase_rule(sub, r, RULE_MARGIN, erased, band)
+    for c in rules.cols:
+        erase_rule(sub.T, c, RULE_MARGIN, erased.T, band.T)
+    away = ~(cv2.dilate(band.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0) & ~text
+    mask = _threshold(sub, away)
+    mask[text] = 0
+    clean = _erase(sub, mask, rules, erased, cell)
     clean = cv2.morphologyEx(clean, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
     n, labels, stats, cents = cv2.connectedComponentsWithStats(clean, connectivity=8)
     min_area = max(6, int(cell * cell * 0.004))
-    in_band = np.bincount(labels.ravel(), weights=(band > 0).ravel(), minlength=n)
+    near_rule = cv2.dilate(band.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
+    on_rule = np.bincount(labels.ravel(), weights=near_rule.ravel(), minlength=n)
+    boxes = _boxes(rules, cells, xs, ys, (x0, y0))
     owner: dict[int, tuple[int, int]] = {}
     doubtful: set[tuple[int, int]] = set()
-    fragments: list[tuple[int, tuple[int, int] | None]] = []
+    comb_labs: list[int] = []
     for lab in range(1, n):
         area = stats[lab, cv2.CC_STAT_AREA]
         if area < min_area:
             continue
-        cx, cy = cents[lab][0] + x0, cents[lab][1] + y0
+        bw, bh = stats[lab, cv2.CC_STAT_WIDTH], stats[lab, cv2.CC_STAT_HEIGHT]
+        cx, cy = cents[lab]
         rc = next(
-            ((r, c) for r, c, (bx0, by0, bx1, by1) in cells if bx0 <= cx < bx1 and by0 <= cy < by1),
+            ((r, c) for (r, c), (bx0, by0, bx1, by1) in boxes.items()
+             if bx0 <= cx < bx1 and by0 <= cy < by1),
             None,
         )
-        if in_band[lab] > 0.7 * area:  # leftovers of a printed rule, or a stroke lying on one
-            fragments.append((lab, rc))
+        if on_rule[lab] > 0.8 * area and area < 2.5 * max(bw, bh):
+            # a thin line along a rule: what is left of the rule, not a pen stroke
+            if rc is not None and max(bw, bh) >= 0.3 * cell and area >= 0.03 * cell * cell:
+                doubtful.add(rc)
             continue
-        if rc is None:
+        if combed:  # any stroke mostly within the box's height belongs to the field
+            top = min(b[1] for b in boxes.values())
+            bottom = max(b[3] for b in boxes.values())
+            sy0 = stats[lab, cv2.CC_STAT_TOP]
+            overlap = min(sy0 + bh, bottom) - max(sy0, top)
+            if overlap >= 0.4 * bh:
+                comb_labs.append(lab)
             continue
-        owner[lab] = rc
-    extra = _give_back(fragments, owner, labels, stats, mask, lines, cell) if SPARE_STROKES else {}
-    for lab, rc in fragments:
-        if lab not in owner and rc is not None and stats[lab, cv2.CC_STAT_AREA] >= 0.03 * cell * cell:
-            doubtful.add(rc)
+        if rc is not None:
+            owner[lab] = rc
+    pieces: dict[tuple[int, int], list[tuple[int, tuple[int, int] | None]]] = {}
+    if combed:
+        order = sorted(boxes)
+        comb = [boxes[k] for k in order]
+        height = float(np.median([b[3] - b[1] for b in comb]))
+        def cell_of(x: float) -> int:
+            return next((i for i, b in enumerate(comb) if b[0] <= x < b[2]), -1)
+
+        chars = _characters(labels, stats, comb_labs, height, field in ("table", "score"), cell_of)
+        centres = []
+        for labs_, span in chars:
+            if span is not None:
+                centres.append((span[0] + span[1]) / 2)
+            else:
+                m = np.isin(labels, labs_)
+                centres.append(float(np.nonzero(m)[1].mean()))
+        for (labs_, span), k in zip(chars, comb_keys(centres, comb), strict=True):
+            pieces[order[0][0], k] = [(lab, span) for lab in labs_]
+    else:
+        for lab, rc in owner.items():
+            for span, cell_rc in _split_at_rules(stats[lab], rc, rules, boxes, cell):
+                pieces.setdefault(cell_rc, []).append((lab, span))
     out: dict[tuple[int, int], Glyph] = {}
-    by_cell: dict[tuple[int, int], list[int]] = {}
-    for lab, rc in owner.items():
-        by_cell.setdefault(rc, []).append(lab)
-    boxes = {(r, c): b for r, c, b in cells}
-    for rc, labs in by_cell.items():
-        bx0, by0, bx1, by1 = boxes[rc]
-        area = (bx1 - bx0) * (by1 - by0)
-        keep = np.isin(labels, labs)
-        if rc in extra:
-            keep |= extra[rc]
+    for rc, entries in pieces.items():
+        box = boxes.get(rc) or boxes[sorted(boxes)[-1]]
+        bx0, by0, bx1, by1 = box
+        area = max((bx1 - bx0) * (by1 - by0), 1)
+        spans = []
+        for lab, span in entries:
+            x, y, bw_, bh_ = (int(v) for v in stats[lab, :4])
+            a, b = (x, x + bw_) if span is None else (max(span[0], x), min(span[1], x + bw_))
+            spans.append((lab, a, b, y, y + bh_))
+        # work in the bounding box of the cell's strokes (crop coordinates ox, oy)
+        ox, oy = min(t[1] for t in spans), min(t[3] for t in spans)
+        ex, ey = max(t[2] for t in spans), max(t[4] for t in spans)
+        keep = np.zeros((max(ey - oy, 1), max(ex - ox, 1)), bool)
+        for lab, a, b, ya, yb in spans:
+            if b > a:
+                keep[ya - oy : yb - oy, a - ox : b - ox] |= labels[ya:yb, a:b] == lab
         ink_area = float(np.count_nonzero(keep))
-        ys, xs = np.nonzero(keep)
-        if ink_area / area < MIN_FILL or (ys.max() - ys.min()) < 0.3 * cell:
-            if ink_area / area >= MIN_FILL / 3 and (ys.max() - ys.min()) >= 0.15 * cell:
+        ys_, xs_ = np.nonzero(keep)
+        ys_, xs_ = ys_ + oy, xs_ + ox
+        if len(ys_) == 0:
+            continue
+        if ink_area / area < MIN_FILL or (ys_.max() - ys_.min()) < 0.3 * cell:
+            if ink_area / area >= MIN_FILL / 3 and (ys_.max() - ys_.min()) >= 0.15 * cell:
                 doubtful.add(rc)  # some ink, too little for a letter: a faint or broken one?
             continue
-        strokes = np.where(keep, sub, 0).astype(np.float32)
-        crop = strokes[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
-        # fixed window: the cell grown by 25 % each side, in region coordinates
+        strokes = np.where(keep, sub[oy:ey, ox:ex], 0).astype(np.float32)
+        crop = strokes[ys_.min() - oy : ys_.max() + 1 - oy, xs_.min() - ox : xs_.max() + 1 - ox]
+        # fixed window: the cell grown by 25 % each side, in crop coordinates
         mx, my = int((bx1 - bx0) * 0.25), int((by1 - by0) * 0.25)
-        wx0, wy0 = bx0 - x0 - mx, by0 - y0 - my
-        wx1, wy1 = bx1 - x0 + mx, by1 - y0 + my
-        window = np.zeros((wy1 - wy0, wx1 - wx0), np.float32)
-        sx0, sy0 = max(wx0, 0), max(wy0, 0)
-        sx1, sy1 = min(wx1, strokes.shape[1]), min(wy1, strokes.shape[0])
-        window[sy0 - wy0 : sy1 - wy0, sx0 - wx0 : sx1 - wx0] = strokes[sy0:sy1, sx0:sx1]
-        touches = _thick_edge_above(mask, (bx0 - x0, by0 - y0, bx1 - x0), xs, ys, cell)
+        wx0, wy0, wx1, wy1 = bx0 - mx, by0 - my, bx1 + mx, by1 + my
+        window = np.zeros((max(wy1 - wy0, 1), max(wx1 - wx0, 1)), np.float32)
+        sx0, sy0 = max(wx0, ox), max(wy0, oy)
+        sx1, sy1 = min(wx1, ex), min(wy1, ey)
+        if sx1 > sx0 and sy1 > sy0:
+            window[sy0 - wy0 : sy1 - wy0, sx0 - wx0 : sx1 - wx0] = strokes[
+                sy0 - oy : sy1 - oy, sx0 - ox : sx1 - ox
+            ]
+        touches = _thick_edge_above(mask, (bx0, by0, bx1), xs_, ys_, cell)
         out[rc] = Glyph(field, rc[0], rc[1], crop, window, ink_area / area, cell, touches)
-    doubtful |= _faint_cells(sub, lines, cells, set(out), (x0, y0), cell)
+    faint_cells = [(r, c, (b[0] + x0, b[1] + y0, b[2] + x0, b[3] + y0)) for (r, c), b in boxes.items()]
+    doubtful |= _faint_cells(sub, (erased | band).astype(np.uint8), faint_cells, set(out), (x0, y0), cell)
     return out, doubtful - set(out)
+
+
+def _fields_ink(bgr: np.ndarray, layout: Layout) -> tuple[np.ndarray, float]:
+    """The ink map over the part of the page that holds the fields (the rest stays 0)."""
+    size = (bgr.shape[1], bgr.shape[0])
+    boxes = [to_px(layout.grid_box, size)] + [
+        to_px(layout.field_box(name), size) for name in layout.data["fields"]
+    ]
+    m = int(0.06 * size[0])  # the fields' pads, and room for the paper estimate
+    x0, y0 = max(min(b[0] for b in boxes) - m, 0), max(min(b[1] for b in boxes) - m, 0)
+    x1, y1 = min(max(b[2] for b in boxes) + m, size[0]), min(max(b[3] for b in boxes) + m, size[1])
+    part, paper = ink_map(np.ascontiguousarray(bgr[y0:y1, x0:x1]))
+    ink = np.zeros(bgr.shape[:2], np.float32)
+    ink[y0:y1, x0:x1] = part
+    return ink, paper
 
 
 def cut_fields(bgr: np.ndarray, layout: Layout, tolerance: float = 0.09) -> Fields:
@@ -350,7 +618,7 @@ def cut_fields(bgr: np.ndarray, layout: Layout, tolerance: float = 0.09) -> Fiel
     ``tolerance``: how far (in cells) a printed rule may be from where the layout puts it —
     small after marker rectification, larger after the contour fallback."""
     size = (bgr.shape[1], bgr.shape[0])
-    ink, paper = ink_map(bgr)
+    ink, paper = _fields_ink(bgr, layout)
     rows, cols = layout.grid_shape
     grid_cells = [
         (r, c, to_px(b, size))
@@ -360,17 +628,20 @@ def cut_fields(bgr: np.ndarray, layout: Layout, tolerance: float = 0.09) -> Fiel
     gx0, gy0, gx1, gy1 = to_px(layout.grid_box, size)
     cell = (gx1 - gx0) / cols
     pad = int(cell * 0.35)
+    printed = printed_matter(layout, size)
     grid, grid_doubt = _cut(
-        ink, "grid", grid_cells, (gx0 - pad, gy0 - pad, gx1 + pad, gy1 + pad), cell, tolerance
+        ink, "grid", grid_cells, (gx0 - pad, gy0 - pad, gx1 + pad, gy1 + pad), cell, tolerance,
+        printed,
     )
     combs: dict[str, dict[int, Glyph]] = {}
     doubtful = {f"grid:{r}:{c}" for r, c in grid_doubt}
     for name in layout.data["fields"]:
         cells = [(0, i, to_px(b, size)) for i, b in enumerate(layout.comb_cells(name))]
         fx0, fy0, fx1, fy1 = to_px(layout.field_box(name), size)
-        fpad = int(cell * 0.3)
+        # digits written freely may overflow the box, most often sideways
+        px, py = int(cell * 0.5), int(cell * 0.3)
         got, doubt = _cut(
-            ink, name, cells, (fx0 - fpad, fy0 - fpad, fx1 + fpad, fy1 + fpad), cell, tolerance
+            ink, name, cells, (fx0 - px, fy0 - py, fx1 + px, fy1 + py), cell, tolerance, printed
         )
         combs[name] = {c: g for (_, c), g in got.items()}
         doubtful |= {f"{name}:{c}" for _, c in doubt}

@@ -10,7 +10,7 @@ styles) and by the kiosk demo for its virtual players::
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from functools import lru_cache
 
 import cv2
@@ -52,6 +52,40 @@ class Mistakes:
     across_border: float = 0.06  # per letter: written straddling a cell line
     crossed_out: float = 0.15  # per bulletin: one wrong letter crossed out, then the right one
     align_right: float = 0.5  # digits pushed to the right of their combed box
+    #: per number (table, reference, score): written freely over the combed box, as on plain
+    #: paper — digits at the writer's own spacing and size, across the separators
+    free_numbers: float = 0.0
+
+
+@dataclass(frozen=True)
+class Ink:
+    """How a pen lays its colour on the paper, beyond the writer's stroke shapes.
+
+    ``opacity`` scales the stroke's cover (a pencil leaves 25–60 %), ``grain`` breaks it by
+    the paper's tooth (graphite on the fibres' peaks), ``bleed`` spreads it (felt pen on
+    absorbent paper, pixels at 10 px/mm), ``pressure`` varies it slowly along the writing."""
+
+    name: str
+    colour: tuple[int, int, int]  # BGR
+    opacity: tuple[float, float] = (0.9, 1.0)
+    grain: float = 0.0
+    bleed: float = 0.0
+    pressure: float = 0.0
+
+
+INKS: dict[str, Ink] = {
+    ink.name: ink
+    for ink in (
+        Ink("crayon", (92, 92, 98), (0.38, 0.6), grain=0.55, pressure=0.25),  # HB pencil
+        Ink("crayon_dur", (120, 118, 122), (0.3, 0.45), grain=0.65, pressure=0.25),  # 2H
+        Ink("violet", (140, 35, 115), (0.85, 1.0), pressure=0.1),  # purple ballpoint
+        Ink("violet_clair", (195, 95, 160), (0.75, 0.95), pressure=0.2),  # washable ink
+        Ink("rouge", (45, 40, 200), (0.85, 1.0), pressure=0.1),
+        Ink("vert", (70, 140, 25), (0.85, 1.0), pressure=0.1),
+        Ink("bleu_clair", (225, 160, 70), (0.8, 1.0), pressure=0.15),
+        Ink("feutre", (120, 40, 20), (0.95, 1.0), bleed=1.2),
+    )
+}
 
 
 @dataclass
@@ -68,6 +102,10 @@ class PhotoEffects:
     size: tuple[int, int] = (1600, 1200)
     fill: tuple[float, float] = (0.55, 0.9)
     min_tilt_deg: float = 0.0
+    light: tuple[float, float] = (0.75, 1.05)  # overall exposure (dim room: 0.2–0.4)
+    #: the page is not flat: its edge lifts by up to this share of its long side (a sheet
+    #: curled from its pad, or folded in two), so printed lines bend away from any homography
+    curl: float = 0.0
 
 
 @dataclass
@@ -119,10 +157,12 @@ def write_bulletin(
     mistakes: Mistakes | None = None,
     px_per_mm: float = PX_PER_MM,
     digits: dict[str, list[np.ndarray]] | None = None,
+    ink: Ink | None = None,
 ) -> tuple[np.ndarray, GroundTruth]:
     """The filled bulletin, flat and upright (BGR), and what is on it.
 
-    ``digits``: scanned hand-written digit samples (e.g. MNIST) used for about half the digits."""
+    ``digits``: scanned hand-written digit samples (e.g. MNIST) used for about half the digits.
+    ``ink``: the pen's colour and cover (pencil, purple…) instead of the writer's own ink."""
     layout = layout or Layout.load()
     mistakes = mistakes or Mistakes()
     page = (
@@ -144,6 +184,10 @@ def write_bulletin(
         style.name,
         0,
     )
+    paper = img
+    if ink is not None:  # write on a white sheet in black, then lay it down with the pen's cover
+        img = np.full_like(paper, 255)
+        style = replace(style, ink=(0, 0, 0))
 
     rows, cols = layout.grid_shape
     cells = layout.grid_cells()
@@ -198,19 +242,86 @@ def write_bulletin(
             continue
         chars = str(text)
         comb = layout.comb_cells(name)
+        if mistakes.free_numbers and rng.random() < mistakes.free_numbers:
+            _write_freely(img, chars, to_px(layout.field_box(name), size), comb, size, name,
+                          style, rng, truth, digits)
+            continue
         first = len(comb) - len(chars) if rng.random() < mistakes.align_right else 0
         for k, ch in enumerate(chars[: len(comb)]):
             box = to_px(comb[max(first, 0) + k], size)
             truth.cells[f"{name}:{max(first, 0) + k}"] = ch.upper()
             comb_px = (box[2] - box[0] + box[3] - box[1]) / 2
-            if digits and ch in digits and rng.random() < 0.5:
-                bank = digits[ch]
-                draw_sample(
-                    img, bank[int(rng.integers(len(bank)))], _cell_centre(box), comb_px, style, rng
-                )
-            else:
-                draw_glyph(img, ch.upper(), _cell_centre(box), comb_px, style, rng)
-    return img, truth
+            _draw_char(img, ch, _cell_centre(box), comb_px, style, rng, digits)
+    if ink is not None:
+        paper = lay_ink(paper, img, ink, rng)
+    return paper, truth
+
+
+def _draw_char(img, ch: str, centre, size: float, style, rng, digits) -> None:
+    if digits and ch in digits and rng.random() < 0.5:
+        bank = digits[ch]
+        draw_sample(img, bank[int(rng.integers(len(bank)))], centre, size, style, rng)
+    else:
+        draw_glyph(img, ch.upper(), centre, size, style, rng)
+
+
+def comb_keys(name: str, centres_x: list[float], comb_px: list[tuple[int, int, int, int]]) -> list[str]:
+    """Cell keys of characters written at ``centres_x`` over a combed box: the cell under
+    each centre when they all differ, else their order (two digits squeezed in one cell).
+    The reader (``fields``) numbers the characters it finds by the same rule."""
+    cells = []
+    for x in centres_x:
+        inside = [i for i, (x0, _, x1, _) in enumerate(comb_px) if x0 <= x < x1]
+        cells.append(inside[0] if inside else (0 if x < comb_px[0][0] else len(comb_px) - 1))
+    if len(set(cells)) < len(cells) or len(cells) > len(comb_px):
+        cells = list(range(len(centres_x)))
+    return [f"{name}:{c}" for c in cells]
+
+
+def _write_freely(img, chars: str, box, comb, size, name: str, style, rng, truth, digits) -> None:
+    """A number written as on plain paper over a combed box: the writer's own digit size
+    (up to a little taller than the box) and spacing, centred or to one side, digits
+    crossing the separators."""
+    x0, y0, x1, y1 = box
+    bh = y1 - y0
+    h = bh * rng.uniform(0.85, 1.25)  # glyph cell size: the glyph is ~0.7 of it
+    advance = h * rng.uniform(0.5, 0.85)
+    total = advance * (len(chars) - 1)
+    span = x1 - x0
+    where = rng.choice(["centre", "left", "right"])
+    start = {
+        "centre": x0 + (span - total) / 2,
+        "left": x0 + h * 0.4,
+        "right": x1 - h * 0.4 - total,
+    }[str(where)] + rng.normal(0, 0.08 * span)
+    cy = (y0 + y1) / 2 + rng.normal(0, 0.08 * bh)
+    xs = [start + k * advance + rng.normal(0, 0.04 * h) for k in range(len(chars))]
+    comb_px = [to_px(b, size) for b in comb]
+    for key, ch, x in zip(comb_keys(name, xs, comb_px), chars, xs, strict=True):
+        truth.cells[key] = ch.upper()
+        _draw_char(img, ch, (x, cy + rng.normal(0, 0.03 * h)), h, style, rng, digits)
+
+
+def lay_ink(paper: np.ndarray, written: np.ndarray, ink: Ink, rng: np.random.Generator) -> np.ndarray:
+    """Lay the writing (black on white, ``written``) on ``paper`` with the pen's cover."""
+    h, w = paper.shape[:2]
+    cover = 1.0 - cv2.cvtColor(written, cv2.COLOR_BGR2GRAY).astype(np.float32) / 255.0
+    if ink.bleed > 0:
+        cover = np.maximum(cover, 0.8 * cv2.GaussianBlur(cover, (0, 0), ink.bleed))
+    cover *= np.float32(rng.uniform(*ink.opacity))
+    if ink.pressure > 0:  # slow changes of pressure along the writing
+        slow = rng.normal(0, 1, (max(2, h // 60), max(2, w // 60))).astype(np.float32)
+        slow = cv2.resize(slow, (w, h), interpolation=cv2.INTER_CUBIC)
+        cover *= np.clip(1 + ink.pressure * slow, 0.3, 1.3)
+    if ink.grain > 0:  # the paper's tooth: graphite only on the fibres' peaks
+        tooth = rng.normal(0, 1, (h, w)).astype(np.float32)
+        tooth = cv2.GaussianBlur(tooth, (0, 0), 0.7)
+        tooth /= tooth.std() + 1e-6
+        cover *= np.clip(1 + ink.grain * tooth, 0, 1.6)
+    cover = np.clip(cover, 0, 1)[..., None]
+    colour = np.array(ink.colour, np.float32)
+    out = paper.astype(np.float32) * (1 - cover) + colour * cover
+    return np.clip(out, 0, 255).astype(np.uint8)
 
 
 def _background(size: tuple[int, int], rng: np.random.Generator) -> np.ndarray:
@@ -254,6 +365,73 @@ def _destination_quad(
     return (p2 + rng.uniform(0, 1, 2) * np.maximum(free, 0)).astype(np.float32)
 
 
+def curl_page(
+    paper: np.ndarray, rng: np.random.Generator, amount: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, tuple[int, int]]:
+    """The flat page as a camera above it sees it when the sheet is not flat.
+
+    The sheet bends along one axis (chosen at random): curled up at both edges or at one,
+    or folded in two (a ridge or a valley). A lifted part is nearer the camera (seen
+    larger), a sloping part is foreshortened and lit differently. Returns the bent page on
+    a canvas with a margin, the sheet's mask on it, where the page corners went (TL, TR,
+    BR, BL, canvas pixels) and the canvas position of the flat page's origin."""
+    h, w = paper.shape[:2]
+    along_x = rng.random() < 0.6
+    length, across = (w, h) if along_x else (h, w)
+    t = np.linspace(0.0, 1.0, 801)
+    kind = str(rng.choice(["cuvette", "bord", "pli"]))
+    if kind == "cuvette":  # both edges up (a sheet torn from a pad)
+        lift = (2 * t - 1) ** 2
+    elif kind == "bord":  # one edge up
+        lift = np.clip((t - 0.4) / 0.6, 0, 1) ** 2
+    else:  # folded in two: a ridge along the middle
+        lift = 1 - np.abs(2 * t - 1) ** 1.5
+    if rng.random() < 0.5:
+        lift = lift[::-1] if kind == "bord" else 1 - lift
+    z = lift * amount * max(h, w) * rng.uniform(0.5, 1.0)
+    # arc length along the sheet → position across the camera's view: slopes are shortened
+    s_len = t * length
+    dz = np.gradient(z, s_len)
+    pos = np.concatenate([[0.0], np.cumsum(np.diff(s_len) / np.sqrt(1 + dz[1:] ** 2))])
+    pos -= pos[-1] / 2
+    focal = 1.6 * max(h, w)
+    k = focal / (focal - (z - z.mean()))  # nearer parts look larger, about the page centre
+    seen = pos * k + length / 2  # where the sheet's point t lands along the bend axis
+    pad_a, pad_b = int(0.1 * length), int(0.1 * across)
+    out_a = np.arange(-pad_a, length + pad_a, dtype=np.float64)
+    t_at = np.interp(out_a, seen, t, left=np.nan, right=np.nan)
+    inside = ~np.isnan(t_at)
+    k_at = np.where(inside, np.interp(np.nan_to_num(t_at), t, k), 1.0)
+    slope = np.where(inside, np.interp(np.nan_to_num(t_at), t, dz), 0.0)
+    src_a = np.where(inside, t_at * length, -10.0).astype(np.float32)
+    out_b = np.arange(-pad_b, across + pad_b, dtype=np.float64)[:, None]
+    src_b = (across / 2 + (out_b - across / 2) / k_at[None, :]).astype(np.float32)
+    src_a = np.broadcast_to(src_a[None, :], src_b.shape)
+    map_x, map_y = (src_a, src_b) if along_x else (src_b.T, src_a.T)
+    map_x, map_y = np.ascontiguousarray(map_x), np.ascontiguousarray(map_y)
+    bent = cv2.remap(paper, map_x, map_y, cv2.INTER_LINEAR, borderValue=(0, 0, 0))
+    sheet = cv2.remap(np.full((h, w), 255, np.uint8), map_x, map_y, cv2.INTER_LINEAR,
+                      borderValue=0)
+    # light from one side: slopes facing it brighter, the others darker
+    side = float(rng.choice([-1.0, 1.0]))
+    shade = np.clip(1 + side * rng.uniform(0.8, 1.6) * slope, 0.6, 1.15).astype(np.float32)
+    shade = shade[None, :, None] if along_x else shade[:, None, None]
+    bent = np.clip(bent.astype(np.float32) * shade, 0, 255).astype(np.uint8)
+    ends, kk = np.interp([0.0, 1.0], t, seen), np.interp([0.0, 1.0], t, k)
+
+    def corner(end: int, b: float) -> list[float]:
+        a = ends[end] + pad_a
+        bb = across / 2 + (b - across / 2) * kk[end] + pad_b
+        return [a, bb] if along_x else [bb, a]
+
+    if along_x:
+        corners = [corner(0, 0), corner(1, 0), corner(1, across), corner(0, across)]
+    else:
+        corners = [corner(0, 0), corner(0, across), corner(1, across), corner(1, 0)]
+    origin = (pad_a, pad_b) if along_x else (pad_b, pad_a)
+    return bent, sheet, np.array(corners, np.float32), origin
+
+
 def photograph(
     paper: np.ndarray,
     rng: np.random.Generator,
@@ -271,8 +449,13 @@ def photograph(
     dst = _destination_quad((w, h), (ow, oh), fx, rng)
     src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
     m = cv2.getPerspectiveTransform(src, dst)
+    sheet = np.full((h, w), 255, np.uint8)
+    if fx.curl > 0:  # the bent page's canvas has a margin: shift it onto the flat page's frame
+        paper, sheet, bent, (ox, oy) = curl_page(paper, rng, fx.curl)
+        m = m @ np.array([[1, 0, -ox], [0, 1, -oy], [0, 0, 1]], np.float64)
+        dst = cv2.perspectiveTransform(bent.reshape(-1, 1, 2), m).reshape(4, 2)
     warped = cv2.warpPerspective(paper, m, (ow, oh), flags=cv2.INTER_AREA)
-    mask = cv2.warpPerspective(np.full((h, w), 255, np.uint8), m, (ow, oh))
+    mask = cv2.warpPerspective(sheet, m, (ow, oh))
     base = out.copy()
     cv2.copyTo(warped, mask, base)
     photo = base.astype(np.float32)
@@ -282,7 +465,8 @@ def photograph(
     yy, xx = np.mgrid[0:sh, 0:sw].astype(np.float32) * 8
     angle = rng.uniform(0, 2 * math.pi)
     grad = (xx * math.cos(angle) + yy * math.sin(angle)) / max(ow, oh)
-    light = rng.uniform(0.75, 1.05) + rng.uniform(0, 0.35) * (grad - grad.mean())
+    level = rng.uniform(*fx.light)
+    light = level + rng.uniform(0, 0.35) * level * (grad - grad.mean())
     if rng.random() < fx.shadow:
         poly = (rng.uniform(0, 1, (4, 2)) * [sw, sh]).astype(np.int32)
         poly[:2] = (rng.uniform(-0.2, 0.4, (2, 2)) * [sw, sh]).astype(np.int32)
