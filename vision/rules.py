@@ -93,19 +93,26 @@ def rule_profiles(ink: np.ndarray, rule: Rule, search: int, piece: float) -> Pro
     return Profiles(lo, hi, los + length / 2, base, p, med)
 
 
-def family_profiles(ink: np.ndarray, rules: list[Rule], search: int) -> list[Profiles]:
-    """One-piece profiles of parallel rules spanning the same length (a grid's or a comb's
-    vertical rules, horizontal in the transposed ``ink``), gathered at once."""
+def family_profiles(
+    ink: np.ndarray, rules: list[Rule], search: int, pieces: int = 1
+) -> list[Profiles]:
+    """Profiles of parallel rules spanning the same length (a grid's or a comb's vertical
+    rules, horizontal in the transposed ``ink``), in ``pieces`` pieces each (a rule may
+    lean), gathered at once."""
     if not rules:
         return []
     lo = max(int(round(rules[0].start)), 0)
     hi = max(min(int(round(rules[0].end)), ink.shape[1]), lo + 1)
+    length = max((hi - lo) // pieces, 1)
+    los = lo + np.arange(pieces) * length
     bases = np.array([int(round(r.across)) - search for r in rules])
-    win = _gather(ink, bases, np.full(len(rules), lo), hi - lo, 2 * search + 1)
+    win = _gather(ink, np.repeat(bases, pieces), np.tile(los, len(rules)), length, 2 * search + 1)
     p, med = _stats(win)
-    mid = np.array([(lo + hi) / 2])
+    mids = los + length / 2
     return [
-        Profiles(lo, hi, mid, int(b), p[i : i + 1], med[i : i + 1]) for i, b in enumerate(bases)
+        Profiles(lo, hi, mids, int(b), p[i * pieces : (i + 1) * pieces],
+                 med[i * pieces : (i + 1) * pieces])
+        for i, b in enumerate(bases)
     ]
 
 
@@ -148,34 +155,43 @@ def _half_width(prof: np.ndarray, at: int) -> float:
 
 
 def locate(family: list[Profiles], together: int, floor: float) -> list[FoundRule]:
-    """Centres of a family of profiles: a sequence (the pieces of one rule, or parallel
-    rules of one piece each) whose places vary smoothly. ``together``: how many neighbours
-    each side vote on an element's place (-1: all, one shift for the family)."""
+    """Centres of a family of rules whose places vary smoothly: one rule in pieces (each
+    piece votes with ``together`` neighbours each side), or parallel rules in as many
+    pieces each (each rule's piece votes with the same piece of ``together`` neighbouring
+    rules; -1: all, one shift for the family)."""
     if not family:
         return []
-    stack = np.concatenate([prof.p for prof in family], axis=0)
-    med = np.concatenate([prof.median for prof in family], axis=0)
-    at = np.argmax(_smooth_along(stack, together), axis=1)
-    pos, height = _peaks(stack, at, 2)
+    stack = np.stack([prof.p for prof in family])  # (rules, pieces, offsets)
+    med = np.stack([prof.median for prof in family])
+    n_rules, n_pieces, n_off = stack.shape
+    if n_rules == 1:
+        smooth = _smooth_along(stack[0], together)[None]
+    else:
+        smooth = np.stack(
+            [_smooth_along(stack[:, k], together) for k in range(n_pieces)], axis=1
+        )
+    flat, flat_med = stack.reshape(-1, n_off), med.reshape(-1, n_off)
+    at = np.argmax(smooth.reshape(-1, n_off), axis=1)
+    pos, height = _peaks(flat, at, 2)
     seen = height >= floor
     place = np.where(seen, pos, at)
-    r = np.arange(len(stack))
-    k0 = np.clip(np.floor(place).astype(int), 0, stack.shape[1] - 1)
-    k1 = np.clip(k0 + 1, 0, stack.shape[1] - 1)
-    dark_all = np.maximum(med[r, k0], med[r, k1])
-    half_all = np.array([_half_width(stack[i], int(round(place[i]))) for i in range(len(stack))])
-    # the family's rules are printed alike: one width for all
-    half = float(np.median(half_all[seen])) if seen.any() else 1.2
+    r = np.arange(len(flat))
+    k0 = np.floor(place).astype(int)
+    # the rule's own ink: the darkest median within a pixel of its centre
+    dark_all = np.max(
+        [flat_med[r, np.clip(k0 + d, 0, n_off - 1)] for d in (-1, 0, 1, 2)], axis=0
+    )
+    half_all = np.array([_half_width(flat[i], int(round(place[i]))) for i in range(len(flat))])
+    family_half = float(np.median(half_all[seen])) if seen.any() else 1.2
     out = []
-    j = 0
-    for prof in family:
-        n = len(prof.p)
-        sl = slice(j, j + n)
-        j += n
+    for i, prof in enumerate(family):
+        sl = slice(i * n_pieces, (i + 1) * n_pieces)
         centre_pieces = prof.base + place[sl]
         dark_pieces = dark_all[sl]
+        own = half_all[sl][seen[sl]]
+        half = float(np.median(own)) if len(own) else family_half
         along = np.arange(prof.lo, prof.hi)
-        if n > 1:  # a piece covered by a stroke along the rule must not raise its ink
+        if n_pieces > 1:  # a piece covered by a stroke along the rule must not raise its ink
             dark_pieces = np.minimum(dark_pieces, np.median(dark_pieces) + 0.1)
             centre = np.interp(along, prof.mids, centre_pieces)
             dark = np.interp(along, prof.mids, dark_pieces)
@@ -207,12 +223,12 @@ def erase_rule(
     mark in ``band`` all pixels within its width."""
     if len(found.centre) == 0:
         return
-    yc, xx, dist, inside = _band(found, ink.shape[0], 2.0)
+    yc, xx, dist, inside = _band(found, ink.shape[0], 2.5)
     val = ink[yc, xx]
     dark = found.dark[None, :]
     near = (dist <= found.half + 1.0) & inside
-    core = near & (val <= dark + margin)
-    fringe = (dist <= found.half + 2.0) & (val <= 0.6 * dark + 0.02) & inside
+    core = (dist <= found.half + 1.5) & (val <= dark + margin) & inside
+    fringe = (dist <= found.half + 2.5) & (val <= 0.75 * dark + 0.02) & inside
     gone = core | fringe
     out[yc[gone], xx[gone]] = True
     band[yc[near], xx[near]] = True

@@ -275,10 +275,16 @@ def _wide(style):
 
 
 def stress_photo(
-    condition: str, content, style: str, seed: int, size: tuple[int, int] | None = None
-) -> np.ndarray:
+    condition: str,
+    content,
+    style: str,
+    seed: int,
+    size: tuple[int, int] | None = None,
+    printed: tuple[int, int | None] | None = None,
+) -> np.ndarray | bytes:
     """One photo of ``content`` under ``condition`` (deterministic per seed); ``size``: the
-    camera's frame (e.g. 4000×3000, a 12-megapixel phone), the page filling it as usual."""
+    camera's frame (e.g. 4000×3000, a 12-megapixel phone), the page filling it as usual;
+    ``printed``: (table, coup) of a personalised bulletin."""
     cond = CONDITIONS[condition]
     rng = np.random.default_rng([seed, 991])
     st = _pen(STYLES[style], cond.pen, rng)
@@ -287,7 +293,9 @@ def stress_photo(
     ink = INKS[cond.inks[int(rng.integers(len(cond.inks)))]] if cond.inks else None
     mistakes = Mistakes(free_numbers=cond.free_numbers) if cond.free_numbers else None
     layout = markerless_layout() if condition in MARKERLESS else None
-    paper, _ = write_bulletin(content, st, rng, layout=layout, mistakes=mistakes, ink=ink)
+    paper, _ = write_bulletin(
+        content, st, rng, layout=layout, mistakes=mistakes, ink=ink, printed=printed
+    )
     photo = cond.recipe(paper, rng).photo
     if size is not None:
         photo = _reframe(photo, size)
@@ -318,21 +326,33 @@ def run(
     seed: int = 11,
     verbose: bool = False,
     size: tuple[int, int] | None = None,
+    personal: bool = False,
+    clock=time.perf_counter,
 ) -> dict:
+    """Read ``n`` bulletins under each condition; ``personal``: personalised bulletins (the
+    table printed and in a code; the player writes it in the box one time in three)."""
     from .bench import TABLES, _got, _truth, make_cases
     from .reader import read_bulletin
 
     cases = make_cases(n, seed)
     report = {}
     for name in only or list(CONDITIONS):
-        right = flagged_wrong = silent = failed = shown = 0
+        right = flagged_wrong = silent = failed = shown = coded = 0
         times = []
-        for case in cases:
-            photo = stress_photo(name, case.content, case.style, case.seed, size)
+        for k, case in enumerate(cases):
+            content, printed, coup = case.content, None, None
+            if personal and name not in MARKERLESS:
+                coup = 1 + k % 25 if k % 2 else None
+                printed = (content.table, coup)
+                if k % 3:
+                    content = replace(content, table=None)
+            photo = stress_photo(name, content, case.style, case.seed, size, printed)
             layout = markerless_layout() if name in MARKERLESS else None
-            t = time.perf_counter()
-            r = read_bulletin(photo, case.candidates, case.board, tables=TABLES, layout=layout)
-            times.append(time.perf_counter() - t)
+            t = clock()
+            r = read_bulletin(photo, case.candidates, case.board, tables=TABLES, layout=layout,
+                              coup=coup)
+            times.append(clock() - t)
+            coded += r.printed is not None
             truth, got = _truth(case.content), _got(r)
             shown += r.status != "ok"
             wrong = [f for f in truth if truth[f] != got[f]]
@@ -358,12 +378,15 @@ def run(
             "flagged_share": round(shown / max(len(cases), 1), 3),
             "median_ms": round(1000 * statistics.median(times), 1) if times else 0.0,
             "p95_ms": round(1000 * float(np.percentile(times, 95)), 1) if times else 0.0,
+            "code_read": coded,
         }
         row = report[name]
         print(f"{name:20s} juste {row['right']:3d}  faux signalé {row['flagged_wrong']:3d}  "
               f"statut d'échec {row['failure_status']:3d}  SILENCIEUX {row['silent']:3d}  "
               f"signalés {row['flagged_share']:.0%}  "
-              f"(lecture {row['median_ms']:.0f} ms médiane, p95 {row['p95_ms']:.0f})", flush=True)
+              + (f"code lu {coded}/{len(cases)}  " if personal else "")
+              + f"(lecture {row['median_ms']:.0f} ms médiane, p95 {row['p95_ms']:.0f})",
+              flush=True)
     return report
 
 
@@ -379,7 +402,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", nargs="*")
     parser.add_argument("-v", "--verbose", action="store_true")
     parser.add_argument("--taille", type=_size, help="définition des photos, ex. 4000x3000 (12 Mpx)")
-    parser.add_argument("--un-coeur", action="store_true", help="lecture sur un seul cœur")
+    parser.add_argument("--un-coeur", action="store_true",
+                        help="lecture sur un seul cœur, temps processeur mesuré")
+    parser.add_argument("--personnalises", action="store_true",
+                        help="bulletins personnalisés (numéro de table imprimé et codé)")
     args = parser.parse_args(argv)
     if args.only:
         unknown = [c for c in args.only if c not in CONDITIONS]
@@ -388,7 +414,8 @@ def main(argv: list[str] | None = None) -> int:
             return 2
     if args.un_coeur:
         one_core()
-    report = run(args.n, args.only, args.seed, args.verbose, args.taille)
+    report = run(args.n, args.only, args.seed, args.verbose, args.taille, args.personnalises,
+                 time.process_time if args.un_coeur else time.perf_counter)
     return 1 if any(r["silent"] for r in report.values()) else 0
 
 

@@ -158,18 +158,21 @@ def write_bulletin(
     px_per_mm: float = PX_PER_MM,
     digits: dict[str, list[np.ndarray]] | None = None,
     ink: Ink | None = None,
+    printed: tuple[int, int | None] | None = None,
 ) -> tuple[np.ndarray, GroundTruth]:
     """The filled bulletin, flat and upright (BGR), and what is on it.
 
     ``digits``: scanned hand-written digit samples (e.g. MNIST) used for about half the digits.
-    ``ink``: the pen's colour and cover (pencil, purple…) instead of the writer's own ink."""
+    ``ink``: the pen's colour and cover (pencil, purple…) instead of the writer's own ink.
+    ``printed``: (table, coup) of a personalised bulletin (number printed and in a code)."""
     layout = layout or Layout.load()
     mistakes = mistakes or Mistakes()
-    page = (
-        _blank(layout.name, px_per_mm)
-        if layout.name == Layout.load().name
-        else render_page(layout, px_per_mm)
-    )
+    if printed is not None:
+        page = render_page(layout, px_per_mm, printed[0], printed[1])
+    elif layout.name == Layout.load().name:
+        page = _blank(layout.name, px_per_mm)
+    else:
+        page = render_page(layout, px_per_mm)
     size = (page.shape[1], page.shape[0])
     img = cv2.cvtColor(page, cv2.COLOR_GRAY2BGR)
     tint = np.array([rng.uniform(225, 250), rng.uniform(235, 252), rng.uniform(240, 255)]) / 255
@@ -508,6 +511,7 @@ def render_bulletin(
     held_out: bool = True,
     digits: dict[str, list[np.ndarray]] | None = None,
     layout: Layout | None = None,
+    printed: tuple[int, int | None] | None = None,
 ) -> tuple[bytes | np.ndarray, GroundTruth]:
     """A photographed bulletin: JPEG bytes (or the BGR array with ``jpeg=False``) and its truth.
 
@@ -517,7 +521,9 @@ def render_bulletin(
     rng = np.random.default_rng(seed)
     st = _style(style, rng, held_out)
     fx = effects or PhotoEffects()
-    paper, truth = write_bulletin(content, st, rng, layout=layout, mistakes=mistakes, digits=digits)
+    paper, truth = write_bulletin(
+        content, st, rng, layout=layout, mistakes=mistakes, digits=digits, printed=printed
+    )
     truth.seed = seed
     photo, corners = photograph(paper, rng, fx)
     truth.corners = corners.tolist()

@@ -7,6 +7,7 @@ the pen strokes that cross them.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import cv2
@@ -34,8 +35,41 @@ def aruco_dictionary(name: str = "DICT_4X4_50") -> cv2.aruco.Dictionary:
     return cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, name))
 
 
-def render_page(layout: Layout, px_per_mm: float = 300 / 25.4) -> np.ndarray:
-    """The blank bulletin as a grey-level image (white paper), size from the layout in mm."""
+def render_page(
+    layout: Layout,
+    px_per_mm: float = 300 / 25.4,
+    table: int | None = None,
+    coup: int | None = None,
+) -> np.ndarray:
+    """The bulletin as a grey-level image (white paper), size from the layout in mm: blank,
+    or personalised for ``table`` (and ``coup``) — the number printed and in a code."""
+    page = _blank(layout, px_per_mm)
+    if table is None:
+        return page.copy()
+    from .tablecode import draw_code
+
+    page = page.copy()
+    texts = draw_code(page, layout, px_per_mm, table, coup)
+    pil = Image.fromarray(page)
+    draw = ImageDraw.Draw(pil)
+    for text, (x, y), height, bold in texts:
+        draw.text((x, y), text, fill=20, font=_font(round(height), bold))
+    return np.asarray(pil).copy()
+
+
+_BLANKS: dict[tuple[str, float], np.ndarray] = {}
+
+
+def _blank(layout: Layout, px_per_mm: float) -> np.ndarray:
+    key = (json.dumps(layout.data, sort_keys=True), round(px_per_mm, 6))
+    if key not in _BLANKS:
+        if len(_BLANKS) > 8:
+            _BLANKS.clear()
+        _BLANKS[key] = _draw_blank(layout, px_per_mm)
+    return _BLANKS[key]
+
+
+def _draw_blank(layout: Layout, px_per_mm: float) -> np.ndarray:
     size = layout.canonical_size(px_per_mm)
     w, h = size
     img = np.full((h, w), 255, np.uint8)
@@ -96,13 +130,15 @@ def render_page(layout: Layout, px_per_mm: float = 300 / 25.4) -> np.ndarray:
     return np.asarray(pil)
 
 
-def render_format(layout: Layout, fmt: str, dpi: int = 300) -> np.ndarray:
+def render_format(
+    layout: Layout, fmt: str, dpi: int = 300, table: int | None = None, coup: int | None = None
+) -> np.ndarray:
     """The bulletin on a paper of format ``fmt`` (A6 or A5), scaled and centred."""
     paper_w, paper_h = FORMATS_MM[fmt]
     lw, lh = layout.page_mm
     scale = min(paper_w / lw, paper_h / lh)
     px_per_mm = dpi / 25.4
-    page = render_page(layout, px_per_mm * scale)
+    page = render_page(layout, px_per_mm * scale, table, coup)
     out = np.full((round(paper_h * px_per_mm), round(paper_w * px_per_mm)), 255, np.uint8)
     oy, ox = (out.shape[0] - page.shape[0]) // 2, (out.shape[1] - page.shape[1]) // 2
     ph, pw = min(page.shape[0], out.shape[0]), min(page.shape[1], out.shape[1])
@@ -110,22 +146,40 @@ def render_format(layout: Layout, fmt: str, dpi: int = 300) -> np.ndarray:
     return out
 
 
-def render_sheet(layout: Layout, fmt: str, dpi: int = 300) -> np.ndarray:
-    """An A4 sheet holding several bulletins (4 × A6 or 2 × A5) with light cut marks."""
+#: bulletins per A4 sheet
+PER_SHEET = {"A6": 4, "A5": 2}
+
+Slot = tuple[int, int | None] | None  # (table, coup) of a personalised bulletin, None: blank
+
+
+def render_sheet(
+    layout: Layout, fmt: str, dpi: int = 300, bulletins: list[Slot] | None = None
+) -> np.ndarray:
+    """An A4 sheet holding several bulletins (4 × A6 or 2 × A5) with light cut marks:
+    the blank form, or one personalised bulletin per slot (``bulletins``, a ``None`` slot
+    stays empty paper)."""
     px_per_mm = dpi / 25.4
     sheet = np.full((round(A4_MM[1] * px_per_mm), round(A4_MM[0] * px_per_mm)), 255, np.uint8)
-    one = render_format(layout, fmt, dpi)
-    if (
-        fmt == "A6"
-    ):  # portrait A4 = 2 columns of 2 landscape A6 would not fit: 1 column of 2 x 2 rotated
-        one = cv2.rotate(one, cv2.ROTATE_90_CLOCKWISE)
+    if fmt == "A6":
+        # portrait A4 = 2 columns of 2 landscape A6 would not fit: 1 column of 2 x 2 rotated
         slots = [(0, 0), (0, 1), (1, 0), (1, 1)]
         ch, cw = sheet.shape[0] // 2, sheet.shape[1] // 2
     else:
         slots = [(0, 0), (1, 0)]
         ch, cw = sheet.shape[0] // 2, sheet.shape[1]
-    h, w = min(one.shape[0], ch), min(one.shape[1], cw)
-    for r, c in slots:
+    blank = None
+    for k, (r, c) in enumerate(slots):
+        if bulletins is None:
+            blank = blank if blank is not None else render_format(layout, fmt, dpi)
+            one = blank
+        elif k < len(bulletins) and bulletins[k] is not None:
+            table, coup = bulletins[k]  # type: ignore[misc]
+            one = render_format(layout, fmt, dpi, table, coup)
+        else:
+            continue
+        if fmt == "A6":
+            one = cv2.rotate(one, cv2.ROTATE_90_CLOCKWISE)
+        h, w = min(one.shape[0], ch), min(one.shape[1], cw)
         y, x = r * ch + (ch - h) // 2, c * cw + (cw - w) // 2
         sheet[y : y + h, x : x + w] = one[:h, :w]
     for y in range(ch, sheet.shape[0], ch)[:1]:
@@ -150,3 +204,67 @@ def export_assets(out_dir: str | Path, layout: Layout | None = None, dpi: int = 
             image.convert("L").save(pdf, resolution=float(dpi))
             written += [png, pdf]
     return written
+
+
+def pad_slots(
+    tables: list[int], coups: list[int] | None, fmt: str, copies: int | None = None
+) -> list[list[Slot]]:
+    """The A4 sheets of personalised pads, table after table: with ``coups``, one bulletin
+    per table and coup, in coup order; else ``copies`` per table (default: one sheet's
+    worth). A table's pad starts on a new sheet, so pads are cut apart cleanly."""
+    per = PER_SHEET[fmt]
+    sheets: list[list[Slot]] = []
+    for table in tables:
+        if coups:
+            items: list[Slot] = [(table, c) for c in coups]
+        else:
+            items = [(table, None)] * (copies or per)
+        for i in range(0, len(items), per):
+            sheets.append(items[i : i + per])
+    return sheets
+
+
+def export_pads(
+    out_dir: str | Path,
+    tables: list[int],
+    coups: list[int] | None = None,
+    fmt: str = "A6",
+    copies: int | None = None,
+    layout: Layout | None = None,
+    dpi: int = 300,
+    progress=None,
+) -> Path:
+    """One PDF of personalised pads (A4 sheets of A6 or A5 bulletins), e.g.
+    ``bulletins_tables_1-120_A6.pdf``; ``progress(done, total)`` is told of each sheet."""
+    from .tablecode import marker_ids
+
+    layout = layout or Layout.load()
+    if fmt not in FORMATS_MM:
+        raise ValueError(f"format inconnu : {fmt} (A6 ou A5)")
+    if not tables:
+        raise ValueError("aucune table demandée")
+    for t in tables:  # every number checked before any drawing
+        for c in coups or [None]:
+            marker_ids(t, c)
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    name = f"bulletins_tables_{_span(tables)}" + (f"_coups_{_span(coups)}" if coups else "")
+    path = out / f"{name}_{fmt}.pdf"
+    sheets = pad_slots(tables, coups, fmt, copies)
+
+    def pages():
+        for k, slots in enumerate(sheets[1:], 2):
+            yield Image.fromarray(render_sheet(layout, fmt, dpi, slots))
+            if progress:
+                progress(k, len(sheets))
+
+    first = Image.fromarray(render_sheet(layout, fmt, dpi, sheets[0]))
+    if progress:
+        progress(1, len(sheets))
+    first.save(path, save_all=True, append_images=pages(), resolution=float(dpi), quality=85)
+    return path
+
+
+def _span(numbers: list[int]) -> str:
+    a, b = min(numbers), max(numbers)
+    return str(a) if a == b else f"{a}-{b}"
