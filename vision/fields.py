@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 
 from .layout import Box, Layout, to_px
-from .rules import FoundRule, Rule, bridge_rule, erase_rule, family_profiles, locate, rule_profiles
+from .rules import FoundRule, Rule, bridge_rules, erase_rules, family_profiles, locate
 from .template import render_page
 
 INK_THRESHOLD = 0.28
@@ -271,10 +271,11 @@ def _find_rules(
 ) -> _RuleSet:
     """Where the field's printed rules really are (crop coordinates)."""
     x0, x1, y0, y1 = xs[0], xs[-1], ys[0], ys[-1]
-    rows = [
-        locate([rule_profiles(sub, Rule(y, x0, x1), search, cell)], 1, RULE_FLOOR)[0]
-        for y in ys
-    ]
+    # horizontal rules: in pieces about a cell long, each voting with its neighbours
+    along = max(1, round((x1 - x0) / cell))
+    rows = locate(
+        family_profiles(sub, [Rule(y, x0, x1) for y in ys], search, along), 1, RULE_FLOOR, True
+    )
     # vertical rules: one piece each, voting with their neighbours (a combed box: all)
     pieces = max(1, min(3, round((y1 - y0) / (0.9 * cell))))  # a rule may lean (a page not flat)
     fam = family_profiles(sub.T, [Rule(x, y0, y1) for x in xs], search, pieces)
@@ -288,10 +289,8 @@ def _bridge(
     """The ink without the printed rules (``clean``), strokes crossing them bridged."""
     bridged = np.zeros(clean.shape, bool)
     longest = BRIDGE_LONGEST * cell + 6
-    for r in rules.rows:
-        bridge_rule(clean, r, 3, bridged, longest)
-    for c in rules.cols:
-        bridge_rule(clean.T, c, 3, bridged.T, longest)
+    bridge_rules(clean, rules.rows, 3, bridged, longest)
+    bridge_rules(clean.T, rules.cols, 3, bridged.T, longest)
     out = clean.copy()
     out[bridged & (sub > low)] = 255
     return out
@@ -552,11 +551,10 @@ def _cut(
     rules = _find_rules(sub, xs, ys, cell, search, combed)
     band = np.zeros(sub.shape, bool)  # within a rule's width
     erased = np.zeros(sub.shape, bool)  # the rule's own pixels
-    for r in rules.rows:
-        erase_rule(sub, r, RULE_MARGIN, erased, band)
-    for c in rules.cols:
-        erase_rule(sub.T, c, RULE_MARGIN, erased.T, band.T)
-    away = ~(cv2.dilate(band.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0) & ~text
+    erase_rules(sub, rules.rows, RULE_MARGIN, erased, band)
+    erase_rules(sub.T, rules.cols, RULE_MARGIN, erased.T, band.T)
+    near_rule = cv2.dilate(band.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
+    away = ~near_rule & ~text
     got = _threshold(sub, away, erased)
     mask = got.mask
     mask[text] = 0
@@ -566,30 +564,30 @@ def _cut(
     raw = sub > max(got.low, LOW_INK)  # rules included, for the thickness of a box's edge
     n, labels, stats, cents = cv2.connectedComponentsWithStats(clean, connectivity=8)
     min_area = max(6, int(cell * cell * 0.004))
-    near_rule = cv2.dilate(band.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
     on_rule = np.bincount(labels.ravel(), weights=near_rule.ravel(), minlength=n)
     boxes = _boxes(rules, cells, xs, ys, (x0, y0))
     owner: dict[int, tuple[int, int]] = {}
     doubtful: set[tuple[int, int]] = set()
     comb_labs: list[int] = []
     marked = False
+    keys = list(boxes)
+    bb = np.array([boxes[k] for k in keys])
+    inside = (
+        (bb[None, :, 0] <= cents[:, :1]) & (cents[:, :1] < bb[None, :, 2])
+        & (bb[None, :, 1] <= cents[:, 1:]) & (cents[:, 1:] < bb[None, :, 3])
+    )
+    where = np.where(inside.any(1), inside.argmax(1), -1)
+    top, bottom = int(bb[:, 1].min()), int(bb[:, 3].max())
     for lab in range(1, n):
         area = stats[lab, cv2.CC_STAT_AREA]
         if area < min_area:
             continue
         bw, bh = stats[lab, cv2.CC_STAT_WIDTH], stats[lab, cv2.CC_STAT_HEIGHT]
-        cx, cy = cents[lab]
-        rc = next(
-            ((r, c) for (r, c), (bx0, by0, bx1, by1) in boxes.items()
-             if bx0 <= cx < bx1 and by0 <= cy < by1),
-            None,
-        )
+        rc = keys[where[lab]] if where[lab] >= 0 else None
         if on_rule[lab] > 0.8 * area and area < 2.5 * max(bw, bh):
             continue  # a thin line along a rule: what is left of the rule, not a pen stroke
         big = max(bw, bh) >= 0.25 * cell  # a pen stroke in the field, whatever becomes of it
         if combed:  # any stroke mostly within the box's height belongs to the field
-            top = min(b[1] for b in boxes.values())
-            bottom = max(b[3] for b in boxes.values())
             sy0 = stats[lab, cv2.CC_STAT_TOP]
             overlap = min(sy0 + bh, bottom) - max(sy0, top)
             if overlap >= 0.4 * bh:

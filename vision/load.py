@@ -1,6 +1,7 @@
 """Stage 1: photo bytes or path → upright BGR array, EXIF orientation honoured, ≤ 20 MP.
 
-Pillow decodes (EXIF, JPEG draft mode makes a 100 MP photo cheap to shrink);
+Pillow decodes (EXIF; JPEG draft mode decodes a 12 MP photo at half size, a 100 MP one
+at an eighth, for a fraction of the cost);
 OpenCV is the fallback for what Pillow refuses. Every failure becomes a
 ``VisionError`` with a status, never a raw exception.
 """
@@ -19,6 +20,11 @@ from PIL import Image, ImageOps
 from .status import ILLISIBLE, VisionError
 
 MAX_PIXELS = 20_000_000
+#: a phone photo is decoded at 1/2, 1/4 or 1/8 of its size as long as its long side keeps
+#: this many pixels: a bulletin filling half of it still has more pixels than the reader's
+#: canonical page (1184 px wide), and a 12-megapixel photo is read 4× faster
+DECODE_SIDE = 2000
+EXIF_ORIENTATION = 0x0112
 MIN_SIDE = 200
 HARD_LIMIT = 400_000_000  # refuse to even try above this (decompression bombs)
 
@@ -64,6 +70,17 @@ def _header(data: bytes) -> tuple[int, int, str]:
     return w, h, fmt
 
 
+def _draft_scale(w: int, h: int) -> int:
+    """The JPEG reduction (1, 2, 4 or 8) keeping ``DECODE_SIDE`` pixels on the long side,
+    and at least enough to bring the photo under ``MAX_PIXELS``."""
+    k = 1
+    while k < 8 and max(w, h) / (2 * k) >= DECODE_SIDE:
+        k *= 2
+    while k < 8 and w * h / (k * k) > MAX_PIXELS:
+        k *= 2
+    return k
+
+
 def _pillow(data: bytes) -> np.ndarray:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -74,10 +91,12 @@ def _pillow(data: bytes) -> np.ndarray:
             w, h = img.size
             if w * h > HARD_LIMIT:
                 raise VisionError(ILLISIBLE, f"image démesurée ({w}×{h})")
-            if w * h > MAX_PIXELS and img.format == "JPEG":
-                k = math.ceil(math.sqrt(w * h / MAX_PIXELS))
-                img.draft("RGB", (w // k, h // k))
-            img = ImageOps.exif_transpose(img)
+            if img.format == "JPEG":
+                k = _draft_scale(w, h)
+                if k > 1:  # decoded at 1/k straight from the JPEG: 4× faster per halving
+                    img.draft("RGB", (math.ceil(w / k), math.ceil(h / k)))
+            if img.getexif().get(EXIF_ORIENTATION, 1) != 1:
+                img = ImageOps.exif_transpose(img)
             img.load()
         finally:
             Image.MAX_IMAGE_PIXELS = old

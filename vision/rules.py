@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
 #: the ink level of a rule across a piece: a low percentile, so that strokes covering
@@ -72,25 +73,12 @@ def _gather(ink: np.ndarray, bases: np.ndarray, los: np.ndarray, length: int, sp
 
 
 def _stats(win: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    if win.shape[2] >= 24:  # every other pixel along the piece is plenty
+        win = win[:, :, ::2]
     n = win.shape[2]
     lo, mid = n * PERCENTILE // 100, n // 2
     part = np.partition(win, sorted({lo, mid}), axis=2)
     return part[:, :, lo], part[:, :, mid]
-
-
-def rule_profiles(ink: np.ndarray, rule: Rule, search: int, piece: float) -> Profiles:
-    """Profiles across one ``rule`` (horizontal in ``ink``), ``search`` px each side, by
-    pieces of about ``piece`` px along it."""
-    lo, hi = max(int(round(rule.start)), 0), min(int(round(rule.end)), ink.shape[1])
-    hi = max(hi, lo + 1)
-    n = hi - lo
-    count = max(1, round(n / max(piece, 1)))
-    length = max(n // count, 1)
-    los = lo + np.arange(count) * length
-    base = int(round(rule.across)) - search
-    win = _gather(ink, np.full(count, base), los, length, 2 * search + 1)
-    p, med = _stats(win)
-    return Profiles(lo, hi, los + length / 2, base, p, med)
 
 
 def family_profiles(
@@ -116,14 +104,18 @@ def family_profiles(
     ]
 
 
-def _smooth_along(p: np.ndarray, k: int) -> np.ndarray:
-    """Each row summed with its ``k`` neighbours each side (all rows when k < 0)."""
+def _smooth_along(p: np.ndarray, k: int, axis: int = 0) -> np.ndarray:
+    """Each element summed with its ``k`` neighbours each side along ``axis`` (all of them
+    when k < 0)."""
     if k < 0:
-        return np.broadcast_to(p.sum(0, keepdims=True), p.shape)
-    if k == 0 or len(p) == 1:
+        return np.broadcast_to(p.sum(axis, keepdims=True), p.shape)
+    if k == 0 or p.shape[axis] == 1:
         return p
-    c = np.cumsum(np.pad(p, ((k + 1, k), (0, 0)), mode="edge"), axis=0)
-    return c[2 * k + 1 :] - c[: -(2 * k + 1)]
+    pad = [(0, 0)] * p.ndim
+    pad[axis] = (k + 1, k)
+    c = np.cumsum(np.pad(p, pad, mode="edge"), axis=axis)
+    n = p.shape[axis]
+    return np.take(c, np.arange(2 * k + 1, 2 * k + 1 + n), axis) - np.take(c, np.arange(n), axis)
 
 
 def _peaks(p: np.ndarray, at: np.ndarray, reach: int) -> tuple[np.ndarray, np.ndarray]:
@@ -141,35 +133,32 @@ def _peaks(p: np.ndarray, at: np.ndarray, reach: int) -> tuple[np.ndarray, np.nd
     return k + off, top
 
 
-def _half_width(prof: np.ndarray, at: int) -> float:
-    """Half the width of the peak at ``at`` where it stays above a quarter of its height
-    (a blurred rule is wide: all of it must go)."""
-    at = min(max(at, 0), len(prof) - 1)
-    level = 0.25 * prof[at]
-    a = b = at
-    while a > 0 and prof[a - 1] >= level:
-        a -= 1
-    while b < len(prof) - 1 and prof[b + 1] >= level:
-        b += 1
-    return 0.5 * (b - a + 1)
+def _half_widths(p: np.ndarray, at: np.ndarray) -> np.ndarray:
+    """Half the width of each row's peak at ``at`` where it stays above a quarter of its
+    height (a blurred rule is wide: all of it must go)."""
+    n = p.shape[1]
+    r = np.arange(len(p))
+    at = np.clip(at, 0, n - 1)
+    below = p < 0.25 * p[r, at][:, None]
+    idx = np.arange(n)[None, :]
+    left = np.where(below & (idx < at[:, None]), idx, -1).max(axis=1)
+    right = np.where(below & (idx > at[:, None]), idx, n).min(axis=1)
+    return 0.5 * (right - left - 1)
 
 
-def locate(family: list[Profiles], together: int, floor: float) -> list[FoundRule]:
-    """Centres of a family of rules whose places vary smoothly: one rule in pieces (each
-    piece votes with ``together`` neighbours each side), or parallel rules in as many
-    pieces each (each rule's piece votes with the same piece of ``together`` neighbouring
-    rules; -1: all, one shift for the family)."""
+def locate(
+    family: list[Profiles], together: int, floor: float, along: bool = False
+) -> list[FoundRule]:
+    """Centres of a family of rules, each in as many pieces, whose places vary smoothly:
+    each piece votes with the same piece of ``together`` neighbouring rules each side (-1:
+    all, one shift for the family) — or, ``along``, with ``together`` neighbouring pieces of
+    its own rule (a long rule bending with the page)."""
     if not family:
         return []
     stack = np.stack([prof.p for prof in family])  # (rules, pieces, offsets)
     med = np.stack([prof.median for prof in family])
     n_rules, n_pieces, n_off = stack.shape
-    if n_rules == 1:
-        smooth = _smooth_along(stack[0], together)[None]
-    else:
-        smooth = np.stack(
-            [_smooth_along(stack[:, k], together) for k in range(n_pieces)], axis=1
-        )
+    smooth = _smooth_along(stack, together, 1 if along else 0)
     flat, flat_med = stack.reshape(-1, n_off), med.reshape(-1, n_off)
     at = np.argmax(smooth.reshape(-1, n_off), axis=1)
     pos, height = _peaks(flat, at, 2)
@@ -181,86 +170,105 @@ def locate(family: list[Profiles], together: int, floor: float) -> list[FoundRul
     dark_all = np.max(
         [flat_med[r, np.clip(k0 + d, 0, n_off - 1)] for d in (-1, 0, 1, 2)], axis=0
     )
-    half_all = np.array([_half_width(flat[i], int(round(place[i]))) for i in range(len(flat))])
+    half_all = _half_widths(flat, np.round(place).astype(int))
     family_half = float(np.median(half_all[seen])) if seen.any() else 1.2
-    out = []
-    for i, prof in enumerate(family):
-        sl = slice(i * n_pieces, (i + 1) * n_pieces)
-        centre_pieces = prof.base + place[sl]
-        dark_pieces = dark_all[sl]
-        own = half_all[sl][seen[sl]]
-        half = float(np.median(own)) if len(own) else family_half
-        along = np.arange(prof.lo, prof.hi)
-        if n_pieces > 1:  # a piece covered by a stroke along the rule must not raise its ink
-            dark_pieces = np.minimum(dark_pieces, np.median(dark_pieces) + 0.1)
-            centre = np.interp(along, prof.mids, centre_pieces)
-            dark = np.interp(along, prof.mids, dark_pieces)
-        else:
-            centre = np.full(len(along), float(centre_pieces[0]))
-            dark = np.full(len(along), float(dark_pieces[0]))
-        out.append(
-            FoundRule(prof.lo, centre, dark, float(np.clip(half, 0.8, 5.0)), float(seen[sl].mean()))
-        )
-    return out
+    # per rule: pieces → every pixel along (all rules of a family span the same length)
+    centres = (family[0].base + place).reshape(n_rules, n_pieces)
+    centres += np.array([prof.base - family[0].base for prof in family], float)[:, None]
+    darks = dark_all.reshape(n_rules, n_pieces)
+    seen2 = seen.reshape(n_rules, n_pieces)
+    # each rule's width: the median over the pieces where it was seen (else the family's)
+    halves = np.sort(np.where(seen2, half_all.reshape(n_rules, n_pieces), np.inf), axis=1)
+    count = seen2.sum(1)
+    r2 = np.arange(n_rules)
+    lo_i, hi_i = np.maximum((count - 1) // 2, 0), np.maximum(count // 2, 0)
+    own = np.where(count > 0, 0.5 * (halves[r2, lo_i] + halves[r2, hi_i]), family_half)
+    prof0 = family[0]
+    along = np.arange(prof0.lo, prof0.hi, dtype=float)
+    if n_pieces > 1:  # a piece covered by a stroke along the rule must not raise its ink
+        darks = np.minimum(darks, np.median(darks, axis=1, keepdims=True) + 0.1)
+        i1 = np.clip(np.searchsorted(prof0.mids, along), 1, n_pieces - 1)
+        i0 = i1 - 1
+        f = np.clip((along - prof0.mids[i0]) / (prof0.mids[i1] - prof0.mids[i0]), 0, 1)
+        centre_px = centres[:, i0] * (1 - f) + centres[:, i1] * f
+        dark_px = darks[:, i0] * (1 - f) + darks[:, i1] * f
+    else:
+        centre_px = np.repeat(centres, len(along), axis=1)
+        dark_px = np.repeat(darks, len(along), axis=1)
+    return [
+        FoundRule(prof.lo, centre_px[i], dark_px[i], float(np.clip(own[i], 0.8, 5.0)),
+                  float(seen2[i].mean()))
+        for i, prof in enumerate(family)
+    ]
 
 
-def _band(found: FoundRule, h: int, extra: float):
-    n = len(found.centre)
-    xs = np.arange(found.lo, found.lo + n)
-    reach = int(np.ceil(found.half + extra)) + 1
-    offs = np.arange(-reach, reach + 1)
-    ys = np.round(found.centre)[None, :].astype(int) + offs[:, None]
-    dist = np.abs(ys - found.centre[None, :])
+def _bands(family: list[FoundRule], h: int, extra: float):
+    """Pixel rows about each rule of a family (same extent along): (rows clipped, columns,
+    distance to the centre, inside the crop), each (rules, offsets, length)."""
+    lo, n = family[0].lo, len(family[0].centre)
+    centre = np.stack([f.centre for f in family])[:, None, :]
+    half = np.array([f.half for f in family])[:, None, None]
+    reach = int(np.ceil(max(f.half for f in family) + extra)) + 1
+    offs = np.arange(-reach, reach + 1)[None, :, None]
+    ys = np.round(centre).astype(int) + offs
+    dist = np.abs(ys - centre)
     inside = (ys >= 0) & (ys < h)
-    return np.clip(ys, 0, h - 1), np.broadcast_to(xs[None, :], ys.shape), dist, inside
+    xs = np.broadcast_to(np.arange(lo, lo + n)[None, None, :], ys.shape)
+    return np.clip(ys, 0, h - 1), xs, dist, inside, half
 
 
-def erase_rule(
-    ink: np.ndarray, found: FoundRule, margin: float, out: np.ndarray, band: np.ndarray
+def erase_rules(
+    ink: np.ndarray, family: list[FoundRule], margin: float, out: np.ndarray, band: np.ndarray
 ) -> None:
-    """Mark in ``out`` the pixels of the rule itself: within its width and no darker than
-    the rule by more than ``margin`` (a pen on the rule is darker), and its faint fringe;
-    mark in ``band`` all pixels within its width."""
-    if len(found.centre) == 0:
+    """Mark in ``out`` the pixels of the rules themselves: within their width and no darker
+    than the rule by more than ``margin`` (a pen on the rule is darker), and their faint
+    fringe; mark in ``band`` all pixels within their width. The rules of ``family`` span
+    the same extent along (they were located together)."""
+    if not family or len(family[0].centre) == 0:
         return
-    yc, xx, dist, inside = _band(found, ink.shape[0], 2.5)
+    yc, xx, dist, inside, half = _bands(family, ink.shape[0], 2.5)
     val = ink[yc, xx]
-    dark = found.dark[None, :]
-    near = (dist <= found.half + 1.0) & inside
-    core = (dist <= found.half + 1.5) & (val <= dark + margin) & inside
-    fringe = (dist <= found.half + 2.5) & (val <= 0.75 * dark + 0.02) & inside
+    dark = np.stack([f.dark for f in family])[:, None, :]
+    near = (dist <= half + 1.0) & inside
+    core = (dist <= half + 1.5) & (val <= dark + margin) & inside
+    fringe = (dist <= half + 2.5) & (val <= 0.75 * dark + 0.02) & inside
     gone = core | fringe
     out[yc[gone], xx[gone]] = True
     band[yc[near], xx[near]] = True
 
 
-def bridge_rule(
-    clean: np.ndarray, found: FoundRule, reach: int, out: np.ndarray, longest: float
+def bridge_rules(
+    clean: np.ndarray, family: list[FoundRule], reach: int, out: np.ndarray, longest: float
 ) -> None:
-    """Mark in ``out`` the erased gap where a stroke crosses the rule: pen ink (in ``clean``,
+    """Mark in ``out`` the erased gap where a stroke crosses a rule: pen ink (in ``clean``,
     the rules already erased) just beyond the rule on both sides, within ``reach`` px along
     it of each other (a slanted stroke). A crossing longer than ``longest`` px along the
     rule is two strokes lying along it on either side (two letters touching the rule), not
     one crossing it: it is left open."""
-    h = clean.shape[0]
-    n = len(found.centre)
-    if n == 0:
+    if not family or len(family[0].centre) == 0:
         return
-    xs = np.arange(found.lo, found.lo + n)
-    top = np.clip(np.floor(found.centre - found.half).astype(int) - 2, 0, h - 1)
-    bot = np.clip(np.ceil(found.centre + found.half).astype(int) + 2, 0, h - 1)
+    h = clean.shape[0]
+    lo, n = family[0].lo, len(family[0].centre)
+    xs = np.arange(lo, lo + n)[None, :]
+    centre = np.stack([f.centre for f in family])
+    half = np.array([f.half for f in family])[:, None]
+    top = np.clip(np.floor(centre - half).astype(int) - 2, 0, h - 1)
+    bot = np.clip(np.ceil(centre + half).astype(int) + 2, 0, h - 1)
     above = clean[top, xs] > 0
     below = clean[bot, xs] > 0
-    k = np.ones(2 * reach + 1)
-    cross = (above & (np.convolve(below, k, "same") > 0)) | (
-        below & (np.convolve(above, k, "same") > 0)
-    )
+    if not (above.any() and below.any()):
+        return
+    grow = np.ones((1, 2 * reach + 1), np.uint8)
+    near_above = cv2.dilate(above.astype(np.uint8), grow) > 0
+    near_below = cv2.dilate(below.astype(np.uint8), grow) > 0
+    cross = (above & near_below) | (below & near_above)
     if not cross.any():
         return
-    d = np.diff(np.concatenate([[0], cross.astype(np.int8), [0]]))
-    for a, b in zip(np.flatnonzero(d == 1), np.flatnonzero(d == -1), strict=True):
+    d = np.diff(np.pad(cross.astype(np.int8), ((0, 0), (1, 1))), axis=1)
+    for i, a in zip(*np.nonzero(d == 1), strict=True):
+        b = a + int(np.argmax(d[i, a:] == -1))
         if b - a > longest:
-            cross[a:b] = False
-    yc, xx, dist, inside = _band(found, h, 1.0)
-    rows = (dist <= found.half + 2.0) & inside & cross[None, :]
+            cross[i, a:b] = False
+    yc, xx, dist, inside, hh = _bands(family, h, 1.0)
+    rows = (dist <= hh + 2.0) & inside & cross[:, None, :]
     out[yc[rows], xx[rows]] = True
