@@ -1,11 +1,22 @@
 """Stage 3 (cell occupancy, struck and across-border letters) on generated photos."""
 
+import cv2
 import numpy as np
 
 from vision.fields import cut_fields
-from vision.layout import Layout
+from vision.glyphs import STYLES
+from vision.layout import Layout, to_px
 from vision.page import find_page
-from vision.synth import BulletinContent, Mistakes, random_content, render_bulletin
+from vision.synth import (
+    INKS,
+    BulletinContent,
+    Mistakes,
+    PhotoEffects,
+    photograph,
+    random_content,
+    render_bulletin,
+    write_bulletin,
+)
 
 
 def test_written_cells_are_found():
@@ -63,3 +74,95 @@ def test_blank_bulletin_is_empty():
     photo, _ = render_bulletin(BulletinContent(None, "", None, None), seed=2, jpeg=False)
     fields = cut_fields(find_page(photo, layout).image, layout)
     assert fields.empty
+
+
+def _cut(paper, rng, fx=None):
+    layout = Layout.load()
+    fx = fx or PhotoEffects(max_tilt_deg=15, upside_down=0, max_rotation_deg=8, shadow=0)
+    photo, _ = photograph(paper, rng, fx)
+    return cut_fields(find_page(photo, layout).image, layout)
+
+
+def test_curled_or_folded_paper_leaves_no_grid_line_read_as_letters():
+    """The grid bends away from the markers' homography: its rules are found where they
+    are, and nothing but the written letters comes out of the grid."""
+    wrong = total = 0
+    for seed in range(6):
+        rng = np.random.default_rng(seed)
+        paper, truth = write_bulletin(BulletinContent(17, "REEDITER", "H4", 70), STYLES["test_vif"],
+                                      rng, mistakes=Mistakes(crossed_out=0.0))
+        fx = PhotoEffects(max_tilt_deg=15, upside_down=0, max_rotation_deg=8, shadow=0, curl=0.06)
+        fields = _cut(paper, rng, fx)
+        want = {k for k in truth.cells if k.startswith("grid:")}
+        got = {f"grid:{r}:{c}" for r, c in fields.grid}
+        wrong += len(got - want)
+        total += len(want)
+        assert len(got & want) >= len(want) - 1
+    assert wrong <= 1, (wrong, total)
+
+
+def test_numbers_written_freely_over_the_comb_are_cut_digit_by_digit():
+    found = total = 0
+    for seed in range(8):
+        rng = np.random.default_rng(seed)
+        paper, truth = write_bulletin(BulletinContent(176, "CHAT", "H8", 128),
+                                      STYLES[("test_vif", "test_serre", "test_gros")[seed % 3]], rng,
+                                      mistakes=Mistakes(free_numbers=1.0, crossed_out=0.0))
+        fields = _cut(paper, rng)
+        for name in ("table", "score"):
+            want = {k for k in truth.cells if k.startswith(name + ":")}
+            cuts = [fields.combs[name], fields.alternatives.get(name, {})]  # the reader picks
+            found += any({f"{name}:{c}" for c in cut} == want for cut in cuts)
+            total += 1
+    assert found >= 0.75 * total, (found, total)
+
+
+def test_strokes_lying_on_printed_lines_are_kept():
+    """An F whose upright is drawn on the left edge of the reference box, and a 1 drawn on
+    a separator of the table box: both stay whole (they are darker than the rules)."""
+    layout = Layout.load()
+    rng = np.random.default_rng(1)
+    paper, _ = write_bulletin(BulletinContent(None, "CHAT", None, 10), STYLES["test_vif"], rng)
+    size = (paper.shape[1], paper.shape[0])
+    x0, y0, x1, y1 = to_px(layout.comb_cells("ref")[0], size)
+    h = y1 - y0
+    ink = (40, 30, 30)
+    cv2.line(paper, (x0, y0 + h // 6), (x0, y1 - h // 6), ink, 4)  # the F's upright on the edge
+    cv2.line(paper, (x0, y0 + h // 6), (x0 + h // 2, y0 + h // 6), ink, 4)
+    cv2.line(paper, (x0, y0 + h // 2), (x0 + h // 3, y0 + h // 2), ink, 4)
+    sx = to_px(layout.comb_cells("table")[1], size)[0]
+    ty0, ty1 = to_px(layout.comb_cells("table")[1], size)[1::2]
+    cv2.line(paper, (sx, ty0 + 8), (sx, ty1 - 8), ink, 4)  # a 1 on the separator
+    fields = _cut(paper, rng, PhotoEffects(max_tilt_deg=5, upside_down=0, max_rotation_deg=3,
+                                           shadow=0, blur=(0.3, 0.6)))
+    f = fields.combs["ref"]
+    assert len(f) == 1
+    g = next(iter(f.values()))
+    assert g.image.shape[0] > 0.6 * g.cell_px  # the upright, a letter's height
+    assert g.image.shape[1] > 0.4 * g.image.shape[0]  # with its bars: an F, not a 1
+    one = fields.combs["table"]
+    assert len(one) == 1 and next(iter(one.values())).image.shape[0] > 0.6 * g.cell_px
+
+
+def test_pencil_is_read_by_its_own_contrast():
+    layout = Layout.load()
+    total = wrong = 0
+    for seed in range(4):
+        rng = np.random.default_rng(seed)
+        content = random_content(rng)
+        paper, truth = write_bulletin(content, STYLES["test_vif"], rng, ink=INKS["crayon"])
+        fields = _cut(paper, rng)
+        got = {g.key for g in fields.all()}
+        total += len(truth.cells)
+        wrong += len(set(truth.cells) - got) + len(got - set(truth.cells))
+    assert wrong <= 0.1 * total, (wrong, total)
+    assert layout  # the layout the page was cut with
+
+
+def test_a_blank_bulletin_in_dim_light_has_no_ink():
+    for seed in range(3):
+        rng = np.random.default_rng(seed)
+        paper, _ = write_bulletin(BulletinContent(None, "", None, None), STYLES["test_vif"], rng)
+        fields = _cut(paper, rng, PhotoEffects(max_tilt_deg=15, upside_down=0, light=(0.22, 0.3),
+                                               noise=(7.0, 9.0), shadow=0))
+        assert fields.empty and not fields.marked and not fields.doubtful

@@ -72,3 +72,13 @@ def test_png_and_path(tmp_path):
     cv2.imwrite(str(path), np.full((400, 300), 128, np.uint8))
     img = load_image(path)
     assert img.shape == (400, 300, 3)
+
+
+def test_a_12_megapixel_photo_is_decoded_at_half_size():
+    photo = np.full((3000, 4000, 3), 200, np.uint8)
+    photo[:, :2000] = 40  # dark left half
+    img = load_image(_jpeg(photo, 85))
+    assert img.shape[:2] == (1500, 2000)  # enough for the reader, 4× less to decode
+    assert img[:, :900].mean() < 60 and img[:, 1100:].mean() > 180
+    small = load_image(_jpeg(np.full((1200, 1600, 3), 200, np.uint8), 85))
+    assert small.shape[:2] == (1200, 1600)  # an ordinary photo keeps every pixel

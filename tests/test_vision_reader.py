@@ -147,3 +147,26 @@ def test_bulletin_without_markers_read_with_its_layout_file(tmp_path):
     out = subprocess.run([sys.executable, "-m", "vision", "lire", "-", "--modele", str(tmp_path / "x.json")],
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 2 and "modèle de bulletin illisible" in out.stderr
+
+
+def test_a_written_bulletin_is_never_called_blank():
+    """Pencil too pale to read, or only struck-out letters: the arbiter reads the bulletin
+    (a blank one is a zero for the player)."""
+    from vision.glyphs import STYLES
+    from vision.synth import Ink, Mistakes, photograph, write_bulletin
+
+    fx = PhotoEffects(max_tilt_deg=10, upside_down=0, max_rotation_deg=5, shadow=0)
+    for seed in range(3):
+        rng = np.random.default_rng(seed)
+        pale = Ink("pâle", (110, 110, 115), (0.12, 0.12), grain=0.6, pressure=0.2)
+        paper, _ = write_bulletin(CASES[0], STYLES["test_vif"], rng, ink=pale)
+        reading = read_bulletin(photograph(paper, rng, fx)[0], MOVES)
+        assert reading.status != VIERGE and "blanc" not in reading.bulletin()
+        if reading.word is None:  # nothing read at all: every field is for the arbiter
+            assert reading.status == "a_verifier" and set(reading.flagged) >= {"word", "table"}
+            assert "trop pâle" in reading.message
+    rng = np.random.default_rng(5)
+    paper, _ = write_bulletin(BulletinContent(14, "AB", None, None), STYLES["test_gros"], rng,
+                              mistakes=Mistakes(crossed_out=0.0))
+    reading = read_bulletin(photograph(paper, rng, fx)[0])
+    assert reading.status != VIERGE

@@ -89,6 +89,9 @@ class Fields:
     #: fields ("grid", "table", "ref", "score") holding any pen stroke or faint trace, read
     #: or not: a bulletin with a mark outside its table box is never blank
     marked: set[str] = field(default_factory=set)
+    #: another cut of a combed number's strokes (digits touching, cut apart): the reader
+    #: keeps whichever the recogniser reads with more certainty
+    alternatives: dict[str, dict[int, Glyph]] = field(default_factory=dict)
 
     @property
     def empty(self) -> bool:
@@ -279,7 +282,9 @@ def _find_rules(
     # vertical rules: one piece each, voting with their neighbours (a combed box: all)
     pieces = max(1, min(3, round((y1 - y0) / (0.9 * cell))))  # a rule may lean (a page not flat)
     fam = family_profiles(sub.T, [Rule(x, y0, y1) for x in xs], search, pieces)
-    cols = locate(fam, -1 if combed else 2, RULE_FLOOR)
+    # a comb's separators are printed thinner than its outer edges
+    kinds = [int(combed and 0 < i < len(xs) - 1) for i in range(len(xs))]
+    cols = locate(fam, -1 if combed else 2, RULE_FLOOR, kinds=kinds)
     return _RuleSet(rows, cols)
 
 
@@ -334,23 +339,38 @@ def _single_crossings(col: np.ndarray) -> tuple[int, int]:
     return len(starts), int((ends - starts).max()) if len(starts) else 0
 
 
-def _split_touching(keep: np.ndarray, x0: int, x1: int, height: int) -> list[tuple[int, int]]:
+def _split_touching(
+    keep: np.ndarray,
+    x0: int,
+    x1: int,
+    height: int,
+    separators: list[float] = (),
+    eager: bool = False,
+) -> list[tuple[int, int]]:
     """Column ranges of the digits of one connected group, split where two digits touch:
     a column crossed by a single short run of ink, near where an even split would cut.
-    A wide single digit (a round 0) has two runs at its middle and is not split."""
+    A wide single digit (a round 0) has two runs at its middle and is not split; nor is a
+    group less than one and a half digits wide (a wide 2 or 7 crossed by one stroke),
+    unless the cut falls on a comb's separator (``separators``, crop columns): two boxed
+    digits touching across it. ``eager``: any group wider than a narrow digit pair ("17")
+    is cut where a single stroke crosses — a guess for the recogniser to confirm."""
     width = x1 - x0
-    k = int(round(width / (0.62 * height)))
-    if width < 1.2 * height or k < 2:
+    k = int(round(width / ((0.5 if eager else 0.62) * height)))
+    if width < (0.9 if eager else 1.2) * height or k < 2:
         return [(x0, x1)]
+    on_separator = width < 1.5 * height and not eager
     k = min(k, 3)
     cuts = []
     for j in range(1, k):
         want = x0 + width * j / k
         best = None
-        for x in range(int(want - width / (4 * k)), int(want + width / (4 * k)) + 1):
+        reach = width / ((2.5 if eager else 4) * k)
+        for x in range(int(want - reach), int(want + reach) + 1):
             if not x0 < x < x1 - 1:
                 continue
             runs, longest = _single_crossings(keep[:, x])
+            if on_separator and not any(abs(x - sx) <= 0.2 * height for sx in separators):
+                continue
             if runs <= 1 and longest <= 0.3 * height:
                 cost = abs(x - want) + 2 * longest
                 if best is None or cost < best[0]:
@@ -369,6 +389,8 @@ def _characters(
     height: float,
     digits_only: bool,
     cell_of=None,
+    separators: list[float] = (),
+    eager: bool = False,
 ) -> list[tuple[list[int], tuple[int, int] | None]]:
     """Group the strokes of a combed field into characters, whatever the comb: pieces one
     above the other are one character, and so are pieces touching within one cell
@@ -406,7 +428,7 @@ def _characters(
         rows = np.flatnonzero(keep.any(1))
         h = rows[-1] - rows[0] + 1 if len(rows) else 0
         parts = (
-            _split_touching(keep, 0, b - a, h)
+            _split_touching(keep, 0, b - a, h, [x - a for x in separators], eager)
             if digits_only and h >= 0.3 * height
             else [(0, b - a)]
         )
@@ -415,6 +437,20 @@ def _characters(
         else:
             out += [(labs_, (a + p, a + q)) for p, q in parts]
     return out
+
+
+def _comb_pieces(chars, labels: np.ndarray, comb: list[Box4], row: int) -> dict:
+    """Cell → strokes of each character of a combed field, numbered by ``comb_keys``."""
+    centres = []
+    for labs_, span in chars:
+        if span is not None:
+            centres.append((span[0] + span[1]) / 2)
+        else:
+            centres.append(float(np.nonzero(np.isin(labels, labs_))[1].mean()))
+    return {
+        (row, k): [(lab, span) for lab in labs_]
+        for (labs_, span), k in zip(chars, comb_keys(centres, comb), strict=True)
+    }
 
 
 def _split_at_rules(
@@ -504,7 +540,7 @@ def _threshold(sub: np.ndarray, away: np.ndarray, rules: np.ndarray) -> _Ink:
         noise,
         faint,
         low,
-        work if work is not sub else None,
+        work if faint else None,  # a pencil's grain smoothed; a noisy photo's ink as it is
     )
 
 
@@ -529,6 +565,62 @@ def printed_matter(layout: Layout, size: tuple[int, int]) -> np.ndarray:
         printed = (page < 200) & (rules == 0)
         _PRINTED[key] = cv2.dilate(printed.astype(np.uint8), np.ones((7, 7), np.uint8)) > 0
     return _PRINTED[key]
+
+
+def _glyphs(
+    field: str,
+    pieces: dict[tuple[int, int], list[tuple[int, tuple[int, int] | None]]],
+    boxes: dict[tuple[int, int], Box4],
+    labels: np.ndarray,
+    stats: np.ndarray,
+    source: np.ndarray,
+    raw: np.ndarray,
+    cell: float,
+    doubtful: set[tuple[int, int]],
+) -> dict[tuple[int, int], Glyph]:
+    """The glyph of each cell from its strokes (labels, column range or None for all of
+    it); a cell with some ink but too little for a character is added to ``doubtful``."""
+    out: dict[tuple[int, int], Glyph] = {}
+    for rc, entries in pieces.items():
+        box = boxes.get(rc) or boxes[sorted(boxes)[-1]]
+        bx0, by0, bx1, by1 = box
+        area = max((bx1 - bx0) * (by1 - by0), 1)
+        spans = []
+        for lab, span in entries:
+            x, y, bw_, bh_ = (int(v) for v in stats[lab, :4])
+            a, b = (x, x + bw_) if span is None else (max(span[0], x), min(span[1], x + bw_))
+            spans.append((lab, a, b, y, y + bh_))
+        # work in the bounding box of the cell's strokes (crop coordinates ox, oy)
+        ox, oy = min(t[1] for t in spans), min(t[3] for t in spans)
+        ex, ey = max(t[2] for t in spans), max(t[4] for t in spans)
+        keep = np.zeros((max(ey - oy, 1), max(ex - ox, 1)), bool)
+        for lab, a, b, ya, yb in spans:
+            if b > a:
+                keep[ya - oy : yb - oy, a - ox : b - ox] |= labels[ya:yb, a:b] == lab
+        ink_area = float(np.count_nonzero(keep))
+        ys_, xs_ = np.nonzero(keep)
+        ys_, xs_ = ys_ + oy, xs_ + ox
+        if len(ys_) == 0:
+            continue
+        if ink_area / area < MIN_FILL or (ys_.max() - ys_.min()) < 0.3 * cell:
+            if ink_area / area >= MIN_FILL / 3 and (ys_.max() - ys_.min()) >= 0.15 * cell:
+                doubtful.add(rc)  # some ink, too little for a letter: a faint or broken one?
+            continue
+        strokes = np.where(keep, source[oy:ey, ox:ex], 0).astype(np.float32)
+        crop = strokes[ys_.min() - oy : ys_.max() + 1 - oy, xs_.min() - ox : xs_.max() + 1 - ox]
+        # fixed window: the cell grown by 25 % each side, in crop coordinates
+        mx, my = int((bx1 - bx0) * 0.25), int((by1 - by0) * 0.25)
+        wx0, wy0, wx1, wy1 = bx0 - mx, by0 - my, bx1 + mx, by1 + my
+        window = np.zeros((max(wy1 - wy0, 1), max(wx1 - wx0, 1)), np.float32)
+        sx0, sy0 = max(wx0, ox), max(wy0, oy)
+        sx1, sy1 = min(wx1, ex), min(wy1, ey)
+        if sx1 > sx0 and sy1 > sy0:
+            window[sy0 - wy0 : sy1 - wy0, sx0 - wx0 : sx1 - wx0] = strokes[
+                sy0 - oy : sy1 - oy, sx0 - ox : sx1 - ox
+            ]
+        touches = _thick_edge_above(raw, (bx0, by0, bx1), xs_, ys_, cell)
+        out[rc] = Glyph(field, rc[0], rc[1], crop, window, ink_area / area, cell, touches)
+    return out
 
 
 def _cut(
@@ -598,6 +690,7 @@ def _cut(
             owner[lab] = rc
             marked |= big
     pieces: dict[tuple[int, int], list[tuple[int, tuple[int, int] | None]]] = {}
+    alt_pieces = None
     if combed:
         order = sorted(boxes)
         comb = [boxes[k] for k in order]
@@ -605,66 +698,28 @@ def _cut(
         def cell_of(x: float) -> int:
             return next((i for i, b in enumerate(comb) if b[0] <= x < b[2]), -1)
 
-        chars = _characters(labels, stats, comb_labs, height, field in ("table", "score"), cell_of)
-        centres = []
-        for labs_, span in chars:
-            if span is not None:
-                centres.append((span[0] + span[1]) / 2)
-            else:
-                m = np.isin(labels, labs_)
-                centres.append(float(np.nonzero(m)[1].mean()))
-        for (labs_, span), k in zip(chars, comb_keys(centres, comb), strict=True):
-            pieces[order[0][0], k] = [(lab, span) for lab in labs_]
+        seps = [float(b[0]) for b in comb[1:]]
+        digits = field in ("table", "score")
+        chars = _characters(labels, stats, comb_labs, height, digits, cell_of, seps)
+        pieces = _comb_pieces(chars, labels, comb, order[0][0])
+        if digits:  # digits touching as written freely: another cut, the recogniser decides
+            eager = _characters(labels, stats, comb_labs, height, digits, cell_of, seps, True)
+            if len(eager) != len(chars):
+                alt_pieces = _comb_pieces(eager, labels, comb, order[0][0])
     else:
         for lab, rc in owner.items():
             for span, cell_rc in _split_at_rules(stats[lab], rc, rules, boxes, cell):
                 pieces.setdefault(cell_rc, []).append((lab, span))
-    out: dict[tuple[int, int], Glyph] = {}
-    for rc, entries in pieces.items():
-        box = boxes.get(rc) or boxes[sorted(boxes)[-1]]
-        bx0, by0, bx1, by1 = box
-        area = max((bx1 - bx0) * (by1 - by0), 1)
-        spans = []
-        for lab, span in entries:
-            x, y, bw_, bh_ = (int(v) for v in stats[lab, :4])
-            a, b = (x, x + bw_) if span is None else (max(span[0], x), min(span[1], x + bw_))
-            spans.append((lab, a, b, y, y + bh_))
-        # work in the bounding box of the cell's strokes (crop coordinates ox, oy)
-        ox, oy = min(t[1] for t in spans), min(t[3] for t in spans)
-        ex, ey = max(t[2] for t in spans), max(t[4] for t in spans)
-        keep = np.zeros((max(ey - oy, 1), max(ex - ox, 1)), bool)
-        for lab, a, b, ya, yb in spans:
-            if b > a:
-                keep[ya - oy : yb - oy, a - ox : b - ox] |= labels[ya:yb, a:b] == lab
-        ink_area = float(np.count_nonzero(keep))
-        ys_, xs_ = np.nonzero(keep)
-        ys_, xs_ = ys_ + oy, xs_ + ox
-        if len(ys_) == 0:
-            continue
-        if ink_area / area < MIN_FILL or (ys_.max() - ys_.min()) < 0.3 * cell:
-            if ink_area / area >= MIN_FILL / 3 and (ys_.max() - ys_.min()) >= 0.15 * cell:
-                doubtful.add(rc)  # some ink, too little for a letter: a faint or broken one?
-            continue
-        source = got.strokes if got.strokes is not None else sub
-        strokes = np.where(keep, source[oy:ey, ox:ex], 0).astype(np.float32)
-        crop = strokes[ys_.min() - oy : ys_.max() + 1 - oy, xs_.min() - ox : xs_.max() + 1 - ox]
-        # fixed window: the cell grown by 25 % each side, in crop coordinates
-        mx, my = int((bx1 - bx0) * 0.25), int((by1 - by0) * 0.25)
-        wx0, wy0, wx1, wy1 = bx0 - mx, by0 - my, bx1 + mx, by1 + my
-        window = np.zeros((max(wy1 - wy0, 1), max(wx1 - wx0, 1)), np.float32)
-        sx0, sy0 = max(wx0, ox), max(wy0, oy)
-        sx1, sy1 = min(wx1, ex), min(wy1, ey)
-        if sx1 > sx0 and sy1 > sy0:
-            window[sy0 - wy0 : sy1 - wy0, sx0 - wx0 : sx1 - wx0] = strokes[
-                sy0 - oy : sy1 - oy, sx0 - ox : sx1 - ox
-            ]
-        touches = _thick_edge_above(raw, (bx0, by0, bx1), xs_, ys_, cell)
-        out[rc] = Glyph(field, rc[0], rc[1], crop, window, ink_area / area, cell, touches)
+    source = got.strokes if got.strokes is not None else sub
+    out = _glyphs(field, pieces, boxes, labels, stats, source, raw, cell, doubtful)
+    alternative = None
+    if alt_pieces is not None:
+        alternative = _glyphs(field, alt_pieces, boxes, labels, stats, source, raw, cell, set())
     faint_cells = [(r, c, (b[0] + x0, b[1] + y0, b[2] + x0, b[3] + y0)) for (r, c), b in boxes.items()]
     doubtful |= _faint_cells(
         sub, (erased | band).astype(np.uint8), faint_cells, set(out), (x0, y0), cell, got.noise
     )
-    return out, doubtful - set(out), marked or bool(out) or bool(doubtful)
+    return out, doubtful - set(out), marked or bool(out) or bool(doubtful), alternative
 
 
 def _fields_ink(bgr: np.ndarray, layout: Layout) -> tuple[np.ndarray, float]:
@@ -699,29 +754,32 @@ def cut_fields(bgr: np.ndarray, layout: Layout, tolerance: float = 0.09) -> Fiel
     cell = (gx1 - gx0) / cols
     pad = int(cell * 0.35)
     printed = printed_matter(layout, size)
-    grid, grid_doubt, grid_marked = _cut(
+    grid, grid_doubt, grid_marked, _ = _cut(
         ink, "grid", grid_cells, (gx0 - pad, gy0 - pad, gx1 + pad, gy1 + pad), cell, tolerance,
         printed,
     )
     combs: dict[str, dict[int, Glyph]] = {}
     doubtful = {f"grid:{r}:{c}" for r, c in grid_doubt}
     marked = {"grid"} if grid_marked else set()
+    alternatives: dict[str, dict[int, Glyph]] = {}
     for name in layout.data["fields"]:
         cells = [(0, i, to_px(b, size)) for i, b in enumerate(layout.comb_cells(name))]
         fx0, fy0, fx1, fy1 = to_px(layout.field_box(name), size)
         # digits written freely may overflow the box, most often sideways
         px, py = int(cell * 0.5), int(cell * 0.3)
-        got, doubt, comb_marked = _cut(
+        got, doubt, comb_marked, alt = _cut(
             ink, name, cells, (fx0 - px, fy0 - py, fx1 + px, fy1 + py), cell, tolerance, printed
         )
         combs[name] = {c: g for (_, c), g in got.items()}
         doubtful |= {f"{name}:{c}" for _, c in doubt}
         if comb_marked:
             marked.add(name)
+        if alt is not None:
+            alternatives[name] = {c: g for (_, c), g in alt.items()}
     gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
     area = gray[gy0:gy1, gx0:gx1]
     sharp = float(cv2.Laplacian(area, cv2.CV_32F).var())
-    return Fields(grid, combs, ink, paper, sharp, doubtful, marked)
+    return Fields(grid, combs, ink, paper, sharp, doubtful, marked, alternatives)
 
 
 def box_px(box: Box, size: tuple[int, int]) -> tuple[int, int, int, int]:

@@ -158,6 +158,37 @@ def _failure(status: str, photo: str | None, detail: str, start: float) -> Bulle
     return BulletinReading(photo, status, message, seconds=time.perf_counter() - start)
 
 
+#: another cut of a number is kept when its characters are read this much more surely
+#: (mean log-probability of the best reading per character)
+CUT_MARGIN = 0.3
+#: … and when it is read almost as surely, the number is flagged (a digit may be hidden
+#: in another: 71 read 7)
+CUT_DOUBT = 0.7
+
+
+def _certainty(readings) -> float:
+    return float(np.mean([np.log(max(r.confidence, 1e-6)) for r in readings])) if readings else -99.0
+
+
+def _best_cuts(fields: Fields, glyphs: list[Glyph], readings, recogniser: Recogniser):
+    """For a number written with touching digits, ``fields`` offers a second cut: keep the
+    one whose characters the recogniser reads with more certainty (segmentation by
+    recognition) — the digits as written, not as the comb would have them."""
+    for name, alt in fields.alternatives.items():
+        if not alt:
+            continue
+        mine = [r for r in readings if r.key.startswith(name + ":")]
+        other = recogniser.read(list(alt.values()))
+        gain = _certainty(other) - _certainty(mine)
+        if gain > CUT_MARGIN:
+            keep = [i for i, g in enumerate(glyphs) if g.field != name]
+            glyphs = [glyphs[i] for i in keep] + list(alt.values())
+            readings = [readings[i] for i in keep] + other
+        elif gain > -CUT_DOUBT:  # both cuts read alike: how many digits were written?
+            fields.doubtful.add(f"{name}:cut")
+    return glyphs, readings
+
+
 def _with_code(
     reading: BulletinReading,
     code: PrintedCode | None,
@@ -287,6 +318,7 @@ def read_bulletin(
         recogniser = recogniser or default_recogniser()
         glyphs = fields.all()
         readings = recogniser.read(glyphs)
+        glyphs, readings = _best_cuts(fields, glyphs, readings, recogniser)
         _edge_doubt(readings, {g.key: g for g in glyphs})
         if tesseract:
             from .tess import second_opinion

@@ -45,7 +45,6 @@ class Profiles:
     mids: np.ndarray  # piece centres along, crop pixels
     base: int  # crop row of offset 0 of ``p``
     p: np.ndarray  # (pieces, offsets) low percentile of the ink across each piece
-    median: np.ndarray  # (pieces, offsets) median of the ink across each piece
 
 
 @dataclass
@@ -72,13 +71,12 @@ def _gather(ink: np.ndarray, bases: np.ndarray, los: np.ndarray, length: int, sp
     return out
 
 
-def _stats(win: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _stats(win: np.ndarray) -> np.ndarray:
+    """The low percentile of each window row (along the rule)."""
     if win.shape[2] >= 24:  # every other pixel along the piece is plenty
         win = win[:, :, ::2]
-    n = win.shape[2]
-    lo, mid = n * PERCENTILE // 100, n // 2
-    part = np.partition(win, sorted({lo, mid}), axis=2)
-    return part[:, :, lo], part[:, :, mid]
+    k = win.shape[2] * PERCENTILE // 100
+    return np.partition(win, k, axis=2)[:, :, k]
 
 
 def family_profiles(
@@ -95,11 +93,10 @@ def family_profiles(
     los = lo + np.arange(pieces) * length
     bases = np.array([int(round(r.across)) - search for r in rules])
     win = _gather(ink, np.repeat(bases, pieces), np.tile(los, len(rules)), length, 2 * search + 1)
-    p, med = _stats(win)
+    p = _stats(win)
     mids = los + length / 2
     return [
-        Profiles(lo, hi, mids, int(b), p[i * pieces : (i + 1) * pieces],
-                 med[i * pieces : (i + 1) * pieces])
+        Profiles(lo, hi, mids, int(b), p[i * pieces : (i + 1) * pieces])
         for i, b in enumerate(bases)
     ]
 
@@ -147,35 +144,46 @@ def _half_widths(p: np.ndarray, at: np.ndarray) -> np.ndarray:
 
 
 def locate(
-    family: list[Profiles], together: int, floor: float, along: bool = False
+    family: list[Profiles],
+    together: int,
+    floor: float,
+    along: bool = False,
+    kinds: list[int] | None = None,
 ) -> list[FoundRule]:
     """Centres of a family of rules, each in as many pieces, whose places vary smoothly:
     each piece votes with the same piece of ``together`` neighbouring rules each side (-1:
     all, one shift for the family) — or, ``along``, with ``together`` neighbouring pieces of
-    its own rule (a long rule bending with the page)."""
+    its own rule (a long rule bending with the page). ``kinds``: rules printed alike share
+    the same kind (a comb's outer edges, its thinner separators): a rule's ink is not taken
+    much darker than its kind's (a pen stroke lying along the whole of one)."""
     if not family:
         return []
     stack = np.stack([prof.p for prof in family])  # (rules, pieces, offsets)
-    med = np.stack([prof.median for prof in family])
     n_rules, n_pieces, n_off = stack.shape
     smooth = _smooth_along(stack, together, 1 if along else 0)
-    flat, flat_med = stack.reshape(-1, n_off), med.reshape(-1, n_off)
+    flat = stack.reshape(-1, n_off)
     at = np.argmax(smooth.reshape(-1, n_off), axis=1)
     pos, height = _peaks(flat, at, 2)
     seen = height >= floor
     place = np.where(seen, pos, at)
     r = np.arange(len(flat))
     k0 = np.floor(place).astype(int)
-    # the rule's own ink: the darkest median within a pixel of its centre
-    dark_all = np.max(
-        [flat_med[r, np.clip(k0 + d, 0, n_off - 1)] for d in (-1, 0, 1, 2)], axis=0
-    )
+    # the rule's own ink: its darkest row, taken low along the piece (a pen stroke lying on
+    # the rule over most of the piece must not count as the rule)
+    dark_all = np.max([flat[r, np.clip(k0 + d, 0, n_off - 1)] for d in (-1, 0, 1, 2)], axis=0)
     half_all = _half_widths(flat, np.round(place).astype(int))
     family_half = float(np.median(half_all[seen])) if seen.any() else 1.2
     # per rule: pieces → every pixel along (all rules of a family span the same length)
     centres = (family[0].base + place).reshape(n_rules, n_pieces)
     centres += np.array([prof.base - family[0].base for prof in family], float)[:, None]
     darks = dark_all.reshape(n_rules, n_pieces)
+    per_rule = darks.min(axis=1)
+    kinds_ = np.array(kinds if kinds is not None else [0] * n_rules)
+    for kind in set(kinds_.tolist()):
+        same = kinds_ == kind
+        vals = per_rule[same]
+        ref = float(np.median(vals)) if len(vals) >= 3 else float(vals.min())
+        darks[same] = np.minimum(darks[same], ref + 0.1)
     seen2 = seen.reshape(n_rules, n_pieces)
     # each rule's width: the median over the pieces where it was seen (else the family's)
     halves = np.sort(np.where(seen2, half_all.reshape(n_rules, n_pieces), np.inf), axis=1)
