@@ -722,6 +722,25 @@ def _cut(
     return out, doubtful - set(out), marked or bool(out) or bool(doubtful), alternative
 
 
+def _plausible_cuts(combs: dict[str, dict[int, Glyph]], alternatives: dict) -> None:
+    """Keep a number's second cut only where its widest character is much wider than the
+    writer's other characters in the boxes (two digits touching, not a wide 2)."""
+    for name in list(alternatives):
+        mine = sorted(combs[name].values(), key=lambda g: g.image.shape[1])
+        if not mine:
+            del alternatives[name]
+            continue
+        widest = mine[-1]
+        others = [
+            g.image.shape[1]
+            for comb in combs.values()
+            for g in comb.values()
+            if g is not widest and g.image.shape[1] >= 0.45 * g.image.shape[0]  # 1s aside
+        ]
+        if others and widest.image.shape[1] < 1.45 * float(np.median(others)):
+            del alternatives[name]
+
+
 def _fields_ink(bgr: np.ndarray, layout: Layout) -> tuple[np.ndarray, float]:
     """The ink map over the part of the page that holds the fields (the rest stays 0)."""
     size = (bgr.shape[1], bgr.shape[0])
@@ -774,8 +793,9 @@ def cut_fields(bgr: np.ndarray, layout: Layout, tolerance: float = 0.09) -> Fiel
         doubtful |= {f"{name}:{c}" for _, c in doubt}
         if comb_marked:
             marked.add(name)
-        if alt is not None:
+        if alt is not None and len(alt) > len(got):
             alternatives[name] = {c: g for (_, c), g in alt.items()}
+    _plausible_cuts(combs, alternatives)
     gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
     area = gray[gy0:gy1, gx0:gx1]
     sharp = float(cv2.Laplacian(area, cv2.CV_32F).var())
