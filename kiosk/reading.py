@@ -122,7 +122,7 @@ def _read(photo: str, session: Session, coup: int):
     moves, _ = session.moves(coup)
     board = session.game.board_before(coup)
     tables = sorted(session.results.players) or None
-    return read_bulletin(photo, candidates=moves, board=board, tables=tables)
+    return read_bulletin(photo, candidates=moves, board=board, tables=tables, coup=coup)
 
 
 def _fields(reading) -> dict:

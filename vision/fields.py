@@ -1,10 +1,13 @@
 """Stage 3: cut the fields of a rectified bulletin into per-cell glyphs.
 
-Ink is measured against a local paper estimate (shadows and uneven light
-cancel out), printed box lines are removed by morphology (long thin runs),
-then pen strokes are grouped into connected components and each component
-goes to the cell holding its centre — so a letter written across a cell line
-stays whole and does not leak into its neighbour.
+Ink is measured against a local paper estimate (shadows and uneven light cancel
+out), with thresholds that follow the photo's noise and the pen's own contrast
+(pencil). The printed rules are found where they really are and erased without
+the pen strokes lying on or crossing them (``rules``). In the grid, each stroke
+goes to the cell holding its centre — a letter written across a cell line stays
+whole — and letters touching across a rule are cut on it. In the combed boxes
+(table, reference, score) the characters are taken as written, whatever the
+comb: strokes are grouped into characters and touching digits cut apart.
 """
 
 from __future__ import annotations
@@ -28,8 +31,8 @@ SEED_INK = 0.2
 HYSTERESIS = True
 #: weight of the most contrasted colour channel in the ink map (0: grey only)
 COLOUR_INK = 1.0
-#: a trace this strong (3×3 average over its 15×15 surroundings) and as tall as a letter
-#: makes an empty cell doubtful
+#: a trace this strong (small average over its 15×15 surroundings; lower on clean paper)
+#: and as tall as a letter makes an empty cell doubtful
 FAINT_INK = 0.06
 #: an empty cell of the grid whose mean ink exceeds the other cells' by this much (and by
 #: far more than they differ) holds a letter too pale to trace

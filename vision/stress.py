@@ -25,7 +25,7 @@ import numpy as np
 from .glyphs import STYLES, TEST_STYLES
 from .layout import Layout
 from .status import VIERGE
-from .synth import INKS, Mistakes, PhotoEffects, photograph, write_bulletin
+from .synth import INKS, Mistakes, PhotoEffects, photograph, wide_letters, write_bulletin
 
 PX_PER_MM = 10.0
 
@@ -268,12 +268,6 @@ def _pen(style, pen: str | None, rng: np.random.Generator):
     return replace(style, pen=(0.16, 0.2))  # thick felt pen
 
 
-def _wide(style):
-    """Letters wider than tall, close to the cell's width."""
-    lo, hi = style.width
-    return replace(style, width=(max(lo, 0.95) * 1.05, max(hi, 1.1) * 1.15))
-
-
 def stress_photo(
     condition: str,
     content,
@@ -289,7 +283,7 @@ def stress_photo(
     rng = np.random.default_rng([seed, 991])
     st = _pen(STYLES[style], cond.pen, rng)
     if cond.wide:
-        st = _wide(st)
+        st = wide_letters(st)
     ink = INKS[cond.inks[int(rng.integers(len(cond.inks)))]] if cond.inks else None
     mistakes = Mistakes(free_numbers=cond.free_numbers) if cond.free_numbers else None
     layout = markerless_layout() if condition in MARKERLESS else None

@@ -88,6 +88,12 @@ INKS: dict[str, Ink] = {
 }
 
 
+def wide_letters(style: Style | FontStyle) -> Style | FontStyle:
+    """The same writer with letters wider than tall, close to the cell's width."""
+    lo, hi = style.width
+    return replace(style, width=(max(lo, 0.95) * 1.05, max(hi, 1.1) * 1.15))
+
+
 @dataclass
 class PhotoEffects:
     """Capture conditions; ``None`` for a clean, flat scan."""
