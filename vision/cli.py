@@ -257,7 +257,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="blocs personnalisés : numéro de table imprimé en clair et en code, ex. 1-120",
     )
     p.add_argument("--coups", help="un bulletin par coup, numéro de coup imprimé, ex. 1-25")
-    p.add_argument("--format", choices=("A6", "A5"), default="A6")
+    p.add_argument("--format", choices=("A6", "A5"), default="A6",
+                   help="format des bulletins personnalisés (défaut A6, 4 par planche A4)")
     p.add_argument(
         "--exemplaires", type=int, help="bulletins par table sans --coups (défaut : une planche)"
     )
