@@ -16,6 +16,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
+from .fields import comb_keys
 from .glyphs import (
     STYLES,
     TEST_STYLES,
@@ -274,19 +275,6 @@ def _draw_char(img, ch: str, centre, size: float, style, rng, digits) -> None:
         draw_glyph(img, ch.upper(), centre, size, style, rng)
 
 
-def comb_keys(name: str, centres_x: list[float], comb_px: list[tuple[int, int, int, int]]) -> list[str]:
-    """Cell keys of characters written at ``centres_x`` over a combed box: the cell under
-    each centre when they all differ, else their order (two digits squeezed in one cell).
-    The reader (``fields``) numbers the characters it finds by the same rule."""
-    cells = []
-    for x in centres_x:
-        inside = [i for i, (x0, _, x1, _) in enumerate(comb_px) if x0 <= x < x1]
-        cells.append(inside[0] if inside else (0 if x < comb_px[0][0] else len(comb_px) - 1))
-    if len(set(cells)) < len(cells) or len(cells) > len(comb_px):
-        cells = list(range(len(centres_x)))
-    return [f"{name}:{c}" for c in cells]
-
-
 def _write_freely(img, chars: str, box, comb, size, name: str, style, rng, truth, digits) -> None:
     """A number written as on plain paper over a combed box: the writer's own digit size
     (up to a little taller than the box) and spacing, centred or to one side, digits
@@ -306,8 +294,9 @@ def _write_freely(img, chars: str, box, comb, size, name: str, style, rng, truth
     cy = (y0 + y1) / 2 + rng.normal(0, 0.08 * bh)
     xs = [start + k * advance + rng.normal(0, 0.04 * h) for k in range(len(chars))]
     comb_px = [to_px(b, size) for b in comb]
-    for key, ch, x in zip(comb_keys(name, xs, comb_px), chars, xs, strict=True):
-        truth.cells[key] = ch.upper()
+    # the cells are numbered as the reader numbers the characters it finds
+    for k, ch, x in zip(comb_keys(xs, comb_px), chars, xs, strict=True):
+        truth.cells[f"{name}:{k}"] = ch.upper()
         _draw_char(img, ch, (x, cy + rng.normal(0, 0.03 * h)), h, style, rng, digits)
 
 
