@@ -14,7 +14,7 @@ from vision.layout import Layout, to_px
 from vision.reader import read_bulletin
 from vision.synth import BulletinContent, PhotoEffects, photograph, render_bulletin, write_bulletin
 from vision.tablecode import check, marker_ids, read_code
-from vision.template import pad_slots, render_page, render_sheet
+from vision.template import export_pads, pad_slots, render_page, render_sheet
 
 MOVES = [Candidate("H4", "MAISONS", 70), Candidate("B2", "SAISON", 30)]
 
@@ -104,6 +104,27 @@ def test_sheets_hold_one_pad_per_table():
     assert reading.status == "bulletin_vierge"
     bottom = sheet[sheet.shape[0] // 2 :]
     assert bottom.min() > 140  # the empty slot stays blank paper (only the cut marks)
+
+
+def test_printed_pads_read_back_and_stay_small(tmp_path):
+    """The PDF as a printer gets it: each slot decodes to its own table and coup, an empty
+    slot stays paper, and a tournament's pads stay a file a printer takes."""
+    path = export_pads(tmp_path, [7, 8], [3, 4, 5], "A6")  # table 7: 3 bulletins, then table 8
+    subprocess.run(["pdftoppm", "-r", "200", "-gray", "-f", "1", "-l", "1", str(path),
+                    str(tmp_path / "p")], check=True, timeout=60)
+    page = cv2.imread(str(next(tmp_path.glob("p-*.pgm"))), cv2.IMREAD_GRAYSCALE)
+    h, w = page.shape[0] // 2, page.shape[1] // 2
+    found = []
+    for r, c in ((0, 0), (0, 1), (1, 0)):
+        slot = page[r * h:(r + 1) * h, c * w:(c + 1) * w]
+        paper = np.full((slot.shape[0] + 200, slot.shape[1] + 200), 90, np.uint8)  # on a table
+        paper[100:-100, 100:-100] = slot
+        printed = read_bulletin(cv2.cvtColor(paper, cv2.COLOR_GRAY2BGR)).printed
+        found.append(None if printed is None else (printed.table, printed.coup))
+    assert found == [(7, 3), (7, 4), (7, 5)]
+    assert page[h + 20:, w + 20:].min() > 140  # the fourth slot: paper only
+    many = export_pads(tmp_path / "tournoi", list(range(1, 31)), [1, 2, 3, 4], "A6")
+    assert many.stat().st_size < 30 * 40_000  # one JPEG page a sheet was ~520 kB each
 
 
 def test_cli_gabarit_prints_pads(tmp_path):

@@ -235,7 +235,12 @@ def export_pads(
     progress=None,
 ) -> Path:
     """One PDF of personalised pads (A4 sheets of A6 or A5 bulletins), e.g.
-    ``bulletins_tables_1-120_A6.pdf``; ``progress(done, total)`` is told of each sheet."""
+    ``bulletins_tables_1-120_A6.pdf``; ``progress(done, total)`` is told of each sheet.
+
+    Why not one image per sheet: 120 tables × 25 coups would make 750 sheets of about
+    0.5 MB each (a 400 MB file no club printer takes). The blank form is embedded once, as
+    a lossless image, and placed in every slot; each bulletin adds only the small lossless
+    image of what makes it personal (its number and its code), a few kB."""
     from .tablecode import marker_ids
 
     layout = layout or Layout.load()
@@ -251,18 +256,66 @@ def export_pads(
     name = f"bulletins_tables_{_span(tables)}" + (f"_coups_{_span(coups)}" if coups else "")
     path = out / f"{name}_{fmt}.pdf"
     sheets = pad_slots(tables, coups, fmt, copies)
-
-    def pages():
-        for k, slots in enumerate(sheets[1:], 2):
-            yield Image.fromarray(render_sheet(layout, fmt, dpi, slots))
-            if progress:
-                progress(k, len(sheets))
-
-    first = Image.fromarray(render_sheet(layout, fmt, dpi, sheets[0]))
-    if progress:
-        progress(1, len(sheets))
-    first.save(path, save_all=True, append_images=pages(), resolution=float(dpi), quality=85)
+    pdf = _pads_pdf(layout, fmt, dpi, sheets, progress)
+    tmp = path.with_name(path.name + ".tmp")
+    pdf.output(str(tmp))
+    tmp.replace(path)  # never half a PDF under the final name
     return path
+
+
+def _slot_placement(fmt: str) -> tuple[list[tuple[int, int]], float, float]:
+    """The sheet's slots (row, column) and a slot's height and width in mm."""
+    if fmt == "A6":
+        return [(0, 0), (0, 1), (1, 0), (1, 1)], A4_MM[1] / 2, A4_MM[0] / 2
+    return [(0, 0), (1, 0)], A4_MM[1] / 2, A4_MM[0]
+
+
+def _oriented(image: np.ndarray, fmt: str) -> np.ndarray:
+    return cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE) if fmt == "A6" else image
+
+
+def _pads_pdf(layout: Layout, fmt: str, dpi: int, sheets: list[list[Slot]], progress=None):
+    """The fpdf2 document of :func:`export_pads` (see there why it is built this way)."""
+    from fpdf import FPDF
+
+    mm_per_px = 25.4 / dpi
+    blank = _oriented(render_format(layout, fmt, dpi), fmt)
+    blank_image = Image.fromarray(blank)
+    bh, bw = blank.shape[0] * mm_per_px, blank.shape[1] * mm_per_px
+    slots, ch, cw = _slot_placement(fmt)
+    pdf = FPDF(unit="mm", format="A4")
+    pdf.set_auto_page_break(False)
+    pdf.set_creator("duplicate-kiosk")
+    pdf.set_title("Bulletins personnalisés")
+    for k, sheet in enumerate(sheets, 1):
+        pdf.add_page()
+        for (r, c), slot in zip(slots, sheet, strict=False):
+            if slot is None:
+                continue
+            x, y = c * cw + (cw - bw) / 2, r * ch + (ch - bh) / 2
+            pdf.image(blank_image, x=x, y=y, w=bw, h=bh)  # the same image object: embedded once
+            table, coup = slot
+            mine = _oriented(render_format(layout, fmt, dpi, table, coup), fmt)
+            rows, cols = np.nonzero(mine != blank)
+            if rows.size:
+                y0, y1, x0, x1 = rows.min(), rows.max() + 1, cols.min(), cols.max() + 1
+                pdf.image(Image.fromarray(mine[y0:y1, x0:x1]), x=x + x0 * mm_per_px,
+                          y=y + y0 * mm_per_px, w=(x1 - x0) * mm_per_px, h=(y1 - y0) * mm_per_px)
+        _cut_marks(pdf, fmt, ch, cw)
+        if progress:
+            progress(k, len(sheets))
+    return pdf
+
+
+def _cut_marks(pdf, fmt: str, ch: float, cw: float) -> None:
+    """Light dashed lines where the sheet is cut into bulletins."""
+    pdf.set_draw_color(150)
+    pdf.set_line_width(0.2)
+    pdf.set_dash_pattern(dash=1, gap=1)
+    pdf.line(0, ch, A4_MM[0], ch)
+    if fmt == "A6":
+        pdf.line(cw, 0, cw, A4_MM[1])
+    pdf.set_dash_pattern()
 
 
 def _span(numbers: list[int]) -> str:
