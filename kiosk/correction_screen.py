@@ -318,8 +318,8 @@ def draw_list(surface: pygame.Surface, area: pygame.Rect, rows: list[ArbiterRow]
     def cell(i: int, text: str, y: int, colour, size: int = m.line, word: bool = False) -> None:
         left = x0 + int(COLUMNS[i] * width)
         room = int((COLUMNS[i + 1] - COLUMNS[i]) * width) - m.margin // 2
-        if word and text not in ("", "—") and fonts.font(size).size(text)[0] <= room:
-            _word(surface, text, (left, y), size, colour)
+        if word and text not in ("", "—"):  # cut or not, a joker is a circled capital
+            _word(surface, fonts.ellipsize(text, room, size), (left, y), size, colour)
         else:
             _text(surface, text, (left, y), size, colour, room)
 

@@ -558,3 +558,21 @@ def test_forty_bulletins_corrected_with_keys_alone(tmp_path, lexicon):
     for t, move in truth.items():  # each as the engine corrects the bulletin really written
         written = {"table": t, "word": move.word, "ref": str(move.ref), "score": move.score}
         assert s.results.decision(t, 1) == s.propose(1, written)
+
+
+def test_a_word_cut_to_its_column_keeps_its_joker_circled():
+    """A long word with a joker, too wide for the list's « mot » column, is cut with « … » and
+    still drawn as capitals with its joker circled (never a lower-case letter)."""
+    from kiosk.correction_screen import JOKER, draw_list
+    from kiosk.views import ArbiterRow, FieldCell
+
+    pygame.font.init()
+    surface = pygame.Surface((640, 200))
+    m = Metrics((640, 480))
+    cells = (FieldCell("table", "3", None, False), FieldCell("mot", "ABEqUAIENTS", None, False),
+             FieldCell("référence", "H4", None, False), FieldCell("score", "77", None, False))
+    row = ArbiterRow("à confirmer", cells, "OK 77", "correct", table=3, name="Claire")
+    draw_list(surface, pygame.Rect(0, 0, 640, 200), [row], 0, m)
+    pixels = pygame.surfarray.array3d(surface)
+    joker = (abs(pixels.astype(int) - JOKER).sum(axis=2) < 60)
+    assert joker.any()  # the circle of the cut word's joker
