@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 import pygame
 
-from display import fonts, theme
+from display import fonts, theme, tiles
 
 from .form import FORM_FIELDS, FORM_NAMES
 from .machine import Machine
@@ -390,8 +390,13 @@ def draw_arbiter(machine: Machine, surface: pygame.Surface) -> ScreenInfo:
     info.counter, info.total = counter, len(rows)
     counter_w = fonts.font(m.title).size(counter)[0]
     title = f"Correction du coup {number}"
-    if coup is not None and coup.top is not None:
-        title += f" — top {coup.top.word} {coup.top.ref} {coup.top.score}"
+    if coup is not None and coup.top is not None:  # the top's joker: a capital in its colour
+        title += " — top "
+        tx = x + fonts.font(m.title).size(title)[0]
+        word = tiles.word_surface(coup.top.word, m.title, theme.ACCENT)
+        surface.blit(word, (tx, y))
+        _text(surface, f" {coup.top.ref} {coup.top.score}", (tx + word.get_width(), y), m.title,
+              theme.ACCENT)
     _text(surface, title, (x, y), m.title, theme.ACCENT, width - counter_w - m.margin)
     _text(surface, counter, (m.w - m.margin - counter_w, y), m.title, theme.ACCENT)
     y += m.title + m.row_gap

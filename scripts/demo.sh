@@ -18,7 +18,7 @@ if [ -n "${DISPLAY:-}" ] && [ "${SDL_VIDEODRIVER:-}" != "dummy" ]; then
 elif command -v xvfb-run >/dev/null 2>&1; then
   echo "pas d'écran : démonstration dans un écran virtuel (Xvfb), temps simulé ; une ligne par coup :"
   unset SDL_VIDEODRIVER
-  exec xvfb-run -a -s "-screen 0 1280x720x24" $PY -m kiosk demo --rapide --accelere "$@"
+  exec xvfb-run -a -s "-screen 0 1920x1080x24" $PY -m kiosk demo --rapide --accelere "$@"
 else
   echo "pas d'écran ni de Xvfb : démonstration sans fenêtre ; une ligne par coup :"
   exec $PY -m kiosk demo --rapide --sans-ecran "$@"

@@ -576,3 +576,18 @@ def test_a_word_cut_to_its_column_keeps_its_joker_circled():
     pixels = pygame.surfarray.array3d(surface)
     joker = (abs(pixels.astype(int) - JOKER).sum(axis=2) < 60)
     assert joker.any()  # the circle of the cut word's joker
+
+
+def test_the_correction_title_shows_the_tops_joker_as_a_capital(tmp_path, lexicon):
+    """« top ABoITEAU » in the title would read as a lower-case o: the joker is a capital in
+    the joker colour, as everywhere on screen (rule 2.2)."""
+    from display import theme
+
+    machine, clock = start(tmp_path, lexicon, seed=1)  # coup 1's top: pROJO H8
+    to_correction(machine, clock)
+    assert machine.session.coup.top.word == "pROJO"
+    pygame.font.init()
+    surface = pygame.Surface((1366, 768))
+    draw_arbiter(machine, surface)
+    band = pygame.surfarray.array3d(surface)[:, : Metrics((1366, 768)).title + 8]
+    assert (abs(band.astype(int) - theme.JOKER_INK).sum(axis=2) < 60).any()
