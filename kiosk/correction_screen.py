@@ -90,17 +90,8 @@ def _text(surface: pygame.Surface, text: str, pos: tuple[int, int], size: int,
 
 def wrap(text: str, size: int, width: int) -> list[str]:
     """Lines of ``text`` (cut between words, a word longer than a line cut with « … »)."""
-    font = fonts.font(size)
-    lines, current = [], ""
-    for word in text.split():
-        candidate = f"{current} {word}".strip()
-        if current and font.size(candidate)[0] > width:
-            lines.append(current)
-            current = word
-        else:
-            current = candidate
-    lines = [*lines, current] if current else lines
-    return [fonts.ellipsize(line, width, size) for line in lines]
+    return [fonts.ellipsize(line, width, size) for line in fonts.wrap(" ".join(text.split()),
+                                                                        width, size)]
 
 
 def _word(surface: pygame.Surface, word: str, pos: tuple[int, int], size: int,
