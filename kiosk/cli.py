@@ -380,6 +380,34 @@ def _new_game_path(prefix: str = "partie") -> Path:
         raise CliError(str(exc)) from exc
 
 
+def _start_stations(session, args):
+    """The arbiter stations' server (``--postes``; by default when a network is present).
+
+    It is a child process that ends with the kiosk; if it cannot start, the game goes on
+    without it and the juge-arbitre is told why."""
+    from .stations.launch import StationsError, StationsProcess
+    from .stations.network import network_present
+
+    wanted = getattr(args, "postes", False)
+    if session.config.demo and not wanted:  # a demo plays alone, unless asked
+        return None, ""
+    if wanted is None:
+        wanted = network_present() or getattr(args, "hote", None) not in (None, "0.0.0.0")
+    if not wanted:
+        return None, ""
+    try:
+        server = StationsProcess.start(session.journal.path, str(session.lexicon.source),
+                                       args.hote or "0.0.0.0", args.port)
+    except (StationsError, OSError) as exc:
+        print(f"attention : {exc}", file=sys.stderr)
+        return None, str(exc)
+    session.sync()
+    code = (session.network or {}).get("code", "")
+    print(f"postes d'arbitrage : {server.url.split('?')[0]} — code {code} "
+          "(code QR sur la console : touche Q)")
+    return server, ""
+
+
 def _run_room(session, args, autopilot_factory=None, out_dir: Path | None = None) -> int:
     from .machine import Machine
     from .runner import native_stderr_to, run_window
@@ -389,7 +417,9 @@ def _run_room(session, args, autopilot_factory=None, out_dir: Path | None = None
     _system_log()
     with native_stderr_to(_system_log_path()):  # ALSA/SDL lines: to the log, not the terminal
         room = _open_room(args)
+        stations, problem = _start_stations(session, args)
         machine = Machine(session, time.monotonic)
+        machine.message = problem
         if session.set_aside and not machine.message:
             machine.message = (f"{len(session.set_aside)} événement(s) du journal mis de côté "
                                "(détail sur le terminal) : la partie continue")
@@ -401,6 +431,8 @@ def _run_room(session, args, autopilot_factory=None, out_dir: Path | None = None
                        linger=8.0 if autopilot is not None else None)
         finally:
             machine.stop_chrono()  # also on Ctrl-C: the countdown's second is kept
+            if stations is not None:
+                stations.stop()
             voice.close()
             room.close()
             session.journal.close()
@@ -891,6 +923,18 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--fenetre", action="store_true",
                        help="écran de salle dans une fenêtre 1280×720, la console à côté")
 
+    def station_options(p):
+        p.add_argument("--postes", dest="postes", action="store_true", default=None,
+                       help="postes d'arbitrage sur le réseau (téléphones, portables) ; "
+                       "par défaut dès qu'un réseau est présent")
+        p.add_argument("--sans-postes", dest="postes", action="store_false",
+                       help="pas de postes d'arbitrage sur le réseau")
+        p.add_argument("--hote", default="0.0.0.0", metavar="ADRESSE",
+                       help="adresse d'écoute des postes (défaut 0.0.0.0 : tout le réseau)")
+        p.add_argument("--port", type=int, default=None, metavar="N",
+                       help="port des postes (défaut : celui de la partie, sinon 8765 ou le "
+                       "suivant libre)")
+
     p = sub.add_parser("nouvelle", help="commencer une nouvelle partie")
     p.add_argument("--lexique", "--lexicon", dest="lexique", metavar="LISTE",
                    help="liste de mots (un mot par ligne) ; "
@@ -920,6 +964,7 @@ def build_parser() -> argparse.ArgumentParser:
     base_options(p)
     event_options(p)
     screen_options(p)
+    station_options(p)
     p.set_defaults(func=cmd_nouvelle)
 
     p = sub.add_parser("reprendre", help="reprendre la dernière partie (ou celle nommée)")
@@ -931,6 +976,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="démonstration seulement : sans fenêtre, écrans en PNG")
     base_options(p)
     screen_options(p)
+    station_options(p)
     p.set_defaults(func=cmd_reprendre)
 
     p = sub.add_parser("demo", help="partie de démonstration jouée toute seule")

@@ -482,6 +482,11 @@ class Journal(JournalBase):
             raise JournalError(f"fichier de partie endommagé : {self.path} "
                                f"({sqlite_reason(exc)}) ; il n'a pas été modifié") from exc
 
+    def activity(self) -> dict[str, float]:
+        """When each station last wrote (its name → seconds since the epoch)."""
+        return {str(station): float(at) for station, at in
+                self._conn.execute("SELECT station, MAX(at) FROM events GROUP BY station")}
+
     def last_seq(self) -> int:
         return int(self._conn.execute("SELECT COALESCE(MAX(seq), 0) FROM events").fetchone()[0])
 

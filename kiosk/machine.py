@@ -38,6 +38,7 @@ HELP = (
     ("I", "correction, un zéro : motif indiqué au joueur, oui / non (5.7)"),
     ("Z  /  V", "correction : agrandir la photo / photo brute"),
     ("Suppr", "correction : écarter un bulletin lu (photo en double…)"),
+    ("Q", "postes d'arbitrage : code QR, code, postes (Suppr : retirer un poste)"),
     ("H", "afficher / masquer cette aide"),
     ("Échap", "quitter (confirmation ; rien n'est perdu)"),
 )
@@ -93,6 +94,8 @@ class Machine:
         self.undo_what: str | None = None  # what U is about to cancel, for its confirmation
         self.tie_cursor = 0  # the tied top under the cursor in the chooser (T)
         self._leave_warned = False  # Space pressed once in correction with work left
+        self.stations_cursor = 0  # the stations panel (Q): the line chosen
+        self.stations_revoking: str | None = None  # the station whose removal awaits O
         self.restore()
 
     # -- state from the journal ---------------------------------------------------------------
@@ -177,6 +180,7 @@ class Machine:
             "manuel": self._key_manual, "egalite": self._key_tie, "edition": self._key_edit,
             "modif": self._key_amend, "ecarter": self._key_discard,
             "rejet": self._key_reject, "precedent": self._key_previous,
+            "postes": self._key_stations,
         }.get(self.mode or "")
         if handler is not None:
             handler(name, text)
@@ -213,6 +217,8 @@ class Machine:
             self.start_manual()
         elif name == "t" and self.step != "correction":
             self.show_ties()
+        elif name == "q":
+            self.mode, self.stations_cursor = "postes", 0
         elif self.step == "correction":
             self._key_correction(name)
 
@@ -227,6 +233,11 @@ class Machine:
 
     def _key_help(self, name: str, text: str) -> None:
         self.mode = None
+
+    def _key_stations(self, name: str, text: str) -> None:
+        from .stations.panel import panel_key  # the network stations' panel (key Q)
+
+        panel_key(self, name)
 
     def _key_quit(self, name: str, text: str) -> None:
         self.mode = None

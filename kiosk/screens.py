@@ -9,6 +9,7 @@ import pygame
 
 from .correction_screen import draw_arbiter, wrap
 from .machine import Machine
+from .stations.panel import panel_prompt
 
 __all__ = ["compose", "draw_arbiter"]
 _wrap = wrap  # the correction screen's wrapping, for the prompts
@@ -16,6 +17,8 @@ _wrap = wrap  # the correction screen's wrapping, for the prompts
 
 def _prompt(machine: Machine) -> list[str]:
     mode = machine.mode
+    if mode == "postes":
+        return panel_prompt(machine)
     if mode == "quitter":
         return ["Quitter le kiosque ?", "O ou Entrée : quitter (la partie est enregistrée) · "
                 "autre touche : continuer"]

@@ -96,6 +96,8 @@ class Reading:
     hints: tuple[str, ...] = ()  # the reader's doubts (READER_HINTS), not faults
     #: {"coup": n, "fields", "cells", "flagged"}: fits no move of its coup but one of coup n
     precedent: dict | None = None
+    changed: int = 0  # seq of its last change (read, edited): stations compare it, never overwrite
+    station: str | None = None  # the network station that sent the photo (kiosk.stations)
 
     def bulletin_dict(self) -> dict:
         """What goes to the correction: the fields as read or typed, never the reader's doubts."""
@@ -143,6 +145,11 @@ class Session:
         self.applied = 0
         self.last_undoable: list[int] = []  # seqs of live undoable events, oldest first
         self._moves: dict[int, tuple[list[Move], list[Move]]] = {}
+        # arbiter stations over the network (kiosk.stations): joining, blocks, photos received
+        self.network: dict | None = None  # the last « postes » event: join secret, code, address
+        self.stations: dict[str, dict] = {}  # station id → its « poste » event, block, revoked
+        self.uploads: dict[str, dict] = {}  # upload id → its « photo » event (+ "lecture" seq)
+        self.confirmed_by: dict[tuple[int, int], str | None] = {}  # (coup, table) → station
 
     def rebuild(self) -> None:
         """Replay the whole journal (start, resume, undo, another station's write).
@@ -401,7 +408,10 @@ class Session:
                                     str(data.get("status", "ok")), str(data.get("message", "")),
                                     data.get("photo"), extra, tuple(data.get("flagged") or ()),
                                     dict(data.get("cells") or {}), hints,
-                                    data.get("precedent") or None)
+                                    data.get("precedent") or None,
+                                    changed=seq, station=data.get("poste"))
+        if data.get("envoi") in self.uploads:  # a network station's photo, now read
+            self.uploads[data["envoi"]]["lecture"] = seq
 
     def _on_edition(self, data: dict, seq: int) -> None:
         """The arbiter's values for a reading: every field of the form in one event (older
@@ -421,6 +431,7 @@ class Session:
             else:
                 reading.fields[str(name)] = {"value": value, "confidence": 1.0, "arbitre": True}
         reading.hints = ()  # the arbiter has looked at the bulletin: the reader's doubts are moot
+        reading.changed = seq
 
     def _on_classement(self, data: dict, seq: int) -> None:
         """The arbiter files a reading under a coup (« coup précédent ? » answered)."""
@@ -439,6 +450,7 @@ class Session:
             reading.flagged = tuple(n for n in before.get("flagged") or () if n not in typed)
         reading.coup = coup
         reading.precedent = None
+        reading.changed = seq
 
     def _on_absent(self, data: dict, seq: int) -> None:
         """No bulletin from this player for this coup: a zero (5.4)."""
@@ -466,6 +478,7 @@ class Session:
             # Two stations confirming the same table: the journal's first one counts.
             self.refused.append(f"bulletin refusé (événement {seq}) : {exc}")
             return
+        self.confirmed_by[(coup, bulletin.get("table"))] = data.get("poste")
         if data.get("motif_indique") and entry.decision.outcome is Outcome.ZERO:
             self.results.notify(int(bulletin["table"]), coup)
 
@@ -482,6 +495,28 @@ class Session:
         for table in data["tables"]:
             if not self.results.history(int(table), coup):  # another station was quicker
                 self.results.record_top(int(table), coup)
+
+    # -- arbiter stations over the network (kiosk.stations) -------------------------------------
+    def _on_postes(self, data: dict, seq: int) -> None:
+        """The station server opened: where it listens, its join secret and code."""
+        self.network = dict(data)
+
+    def _on_poste(self, data: dict, seq: int) -> None:
+        """A station joined (its name, the hash of its token; never the token itself)."""
+        self.stations[str(data["id"])] = {**data, "bloc": None, "retire": False, "seq": seq}
+
+    def _on_poste_bloc(self, data: dict, seq: int) -> None:
+        station = self.stations[str(data["poste"])]
+        block = data.get("bloc")
+        station["bloc"] = [int(block[0]), int(block[1])] if block else None
+
+    def _on_poste_retire(self, data: dict, seq: int) -> None:
+        """The juge-arbitre revoked a station: its token is refused from now on."""
+        self.stations[str(data["poste"])]["retire"] = True
+
+    def _on_photo(self, data: dict, seq: int) -> None:
+        """A station's photo received and saved, to be read (its ``lecture`` follows)."""
+        self.uploads[str(data["envoi"])] = {**data, "seq": seq, "lecture": None}
 
     def _on_modif(self, data: dict, seq: int) -> None:
         outcome = data.get("outcome")

@@ -18,7 +18,7 @@ APT_PACKAGES=(
   xvfb                           # a virtual screen for the demo on headless machines
   sox                            # audio checks in tests
   postgresql libpq5              # --base postgresql://… (psycopg's libpq); the tests start a real server
-  chromium poppler-utils         # results pages checked in a real browser, PDF through pdftoppm
+  chromium chromium-driver poppler-utils  # pages checked in a real browser (results desk; Selenium for the stations), PDF through pdftoppm
   fonts-comic-neue fonts-humor-sans fonts-breip fonts-sil-andika  # hand-like lettering for the bulletin generator (vision)
   gcc libc6-dev python3-dev      # compiles the move generator (engine/_core.c) at install
 )

@@ -69,7 +69,7 @@ def test_nouvelle_keys_from_the_window_and_quit_confirmation(tmp_path, lexicon, 
                                              DisplayEvent("key", "o", "o")]
 
     monkeypatch.setattr(RoomDisplay, "pump_events", pump)
-    code = main(["nouvelle", "--fenetre", "--temps", "2:00", "--graine", "9",
+    code = main(["nouvelle", "--fenetre", "--sans-postes", "--temps", "2:00", "--graine", "9",
                  "--joueurs", str(tmp_path / "joueurs.csv")])
     assert code == 0 and not script
     assert seen[0] == (1280, 720)
@@ -134,7 +134,7 @@ def test_sigterm_quits_at_once_and_keeps_the_chrono_second(tmp_path, lexicon, mo
         return []
 
     monkeypatch.setattr(RoomDisplay, "pump_events", pump)
-    assert main(["nouvelle", "--fenetre", "--graine", "9"]) == 0
+    assert main(["nouvelle", "--fenetre", "--sans-postes", "--graine", "9"]) == 0
     assert len(frames) < 10, "SIGTERM: quit without a question"
     session = Session(Journal.open(last_game()), lexicon)
     assert session.step == "chrono" and session.chrono.paused

@@ -1,0 +1,86 @@
+"""Reading the stations' photos in worker processes.
+
+A photo costs 100–250 ms of CPU: in the server's own process it would hold up
+every request; in the room's it would cost frames. Each worker opens the game
+journal for reading (its own connection, its own :class:`~kiosk.session.Session`,
+synced before each photo so that a tirage drawn meanwhile is known) and never
+writes: the server journals what it returns.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+#: width of the rectified bulletin shown on the phone
+PAGE_WIDTH = 720
+_session = None
+
+
+def default_workers() -> int:
+    """One reader per core but one (left for the room and the server), 1 to 4."""
+    return max(1, min(4, (os.cpu_count() or 2) - 1))
+
+
+def _init(game: str, lexicon: str | None) -> None:
+    global _session
+    from engine.lexicon import Lexicon
+
+    from ..journal import Journal
+    from ..session import Session
+
+    try:
+        os.nice(5)  # the room's frames and the server's answers come first
+    except OSError:
+        pass
+    _session = Session(Journal.open(game, station="lecteur"), Lexicon.load(lexicon))
+
+
+def read_job(photo: str, coup: int) -> dict:
+    """The ``lecture`` data of one photo for ``coup``, and its rectified page saved beside it."""
+    from ..reading import read_photo
+
+    _session.sync()
+    data = read_photo(photo, _session, coup)
+    if data.get("status") in ("ok", "a_verifier"):
+        _save_page(Path(photo))
+    return data
+
+
+def _save_page(photo: Path) -> None:
+    """``<photo>.page.jpg``: the bulletin found and straightened, for the arbiter to see."""
+    import cv2
+
+    from vision.load import load_image
+    from vision.page import find_page
+    from vision.status import VisionError
+
+    try:
+        page = find_page(load_image(photo)).image
+    except (VisionError, cv2.error):
+        return
+    h, w = page.shape[:2]
+    if w > PAGE_WIDTH:
+        page = cv2.resize(page, (PAGE_WIDTH, int(h * PAGE_WIDTH / w)), interpolation=cv2.INTER_AREA)
+    ok, jpeg = cv2.imencode(".jpg", page, [cv2.IMWRITE_JPEG_QUALITY, 82])
+    if ok:
+        target = photo.with_name(photo.stem + ".page.jpg")
+        tmp = target.with_name(target.name + ".tmp")
+        tmp.write_bytes(jpeg.tobytes())
+        tmp.replace(target)
+
+
+def failed(photo: str, coup: int, why: str) -> dict:
+    """A photo the reader could not take (its worker died): the arbiter types the fields."""
+    return {"coup": coup, "photo": photo, "status": "illisible",
+            "message": f"lecture impossible ({why}) : saisissez le bulletin",
+            "fields": {n: {"value": None, "confidence": 0.0}
+                       for n in ("table", "word", "ref", "score")}}
+
+
+def pool(game: Path, lexicon: str | None, workers: int) -> ProcessPoolExecutor:
+    """Fresh interpreters (spawn): the server's threads are not copied into the workers."""
+    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
+                               initializer=_init, initargs=(str(game), lexicon))
