@@ -116,7 +116,8 @@ class StationServer:
         wanted = self.port or int((self.hub.session.network or {}).get("port") or
                                   network.DEFAULT_PORT)
         app = self.app()
-        self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
+        self._runner = web.AppRunner(app, access_log=None, handle_signals=False,
+                                     shutdown_timeout=2.0)
         await self._runner.setup()
         ports = [wanted] if port_given else [wanted + i for i in range(network.PORT_TRIES)] + [0]
         error: OSError | None = None
@@ -144,6 +145,7 @@ class StationServer:
         return self.url
 
     async def stop(self) -> None:
+        self._changed.set()  # the pages waiting for news get their answer now
         for task in self._tasks:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)

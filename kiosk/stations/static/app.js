@@ -63,7 +63,16 @@ async function api(method, path, body, isForm) {
   return { status: response.status, ok: response.ok, data };
 }
 
-function sleep(ms) { return new Promise((r) => setTimeout(r, ms)); }
+// A wait that the network coming back (or a new photo) cuts short.
+const wakers = new Set();
+function sleep(ms) {
+  return new Promise((resolve) => {
+    const done = () => { clearTimeout(timer); wakers.delete(done); resolve(); };
+    const timer = setTimeout(done, ms);
+    wakers.add(done);
+  });
+}
+function wakeAll() { for (const wake of Array.from(wakers)) wake(); }
 
 // -- joining ------------------------------------------------------------------------------
 function showJoin(message) {
@@ -199,8 +208,13 @@ function render() {
     const li = document.createElement("li");
     li.className = t.etat;
     const mark = t.etat === "fait" ? "✓ " + t.resultat : t.etat === "attente" ? "à confirmer" : "manque";
-    li.textContent = `${t.table} ${t.nom} — ${mark}`;
-    li.title = li.textContent;
+    const who = document.createElement("b");
+    who.textContent = `${t.table} ${t.nom}`;
+    const what = document.createElement("span");
+    what.textContent = mark;
+    li.append(who, what);
+    li.dataset.table = t.table;
+    li.title = `${t.table} ${t.nom} : ${mark}`;
     list.appendChild(li);
   }
   renderReadings(s.lectures);
@@ -394,6 +408,7 @@ async function enqueue(blob, name) {
     request.onerror = () => reject(request.error);
   });
   renderQueue();
+  wakeAll();
   upload();
 }
 
@@ -499,6 +514,7 @@ async function init() {
     history.replaceState(null, "", location.pathname); // the secret leaves the address bar
   }
   $("form-rejoindre").addEventListener("submit", join);
+  $("message").addEventListener("click", () => { $("message").hidden = true; });
   $("photo").addEventListener("change", pictures);
   $("form-bloc").addEventListener("submit", blockChosen);
   if (navigator.mediaDevices && navigator.mediaDevices.getUserMedia) {
@@ -507,7 +523,7 @@ async function init() {
     $("prendre").addEventListener("click", takePicture);
     $("fermer-viseur").addEventListener("click", closeViewfinder);
   }
-  window.addEventListener("online", () => { upload(); sendActions(); });
+  window.addEventListener("online", () => { wakeAll(); upload(); sendActions(); });
   try { db = await openDb(); } catch (e) { say("stockage du navigateur indisponible : les photos ne seront pas gardées hors ligne", true); }
   setInterval(() => { upload(); sendActions(); }, 5000);
   if (station && station.jeton) start(); else showJoin();

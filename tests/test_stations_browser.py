@@ -1,0 +1,153 @@
+"""The phone page in Debian's real chromium (Selenium, headless, 360 px wide), against the real
+station server: join by code or by the QR link, photograph, confirm, edit, set aside, a photo
+taken offline sent once back online, a revoked station."""
+
+import os
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+
+import pytest
+
+from engine.lexicon import Lexicon
+from kiosk.stations.launch import StationsProcess
+from kiosk.stations.panel import revoke
+from stations_support import Browser, new_game, photo, to_correction, wait_for
+
+
+@pytest.fixture(scope="module")
+def lexicon():
+    return Lexicon.load()
+
+
+@pytest.fixture(scope="module")
+def game(tmp_path_factory, lexicon):
+    folder = tmp_path_factory.mktemp("telephone")
+    machine, clock = new_game(folder / "club.partie", lexicon)
+    to_correction(machine, clock)
+    server = StationsProcess.start(folder / "club.partie", str(lexicon.source), "127.0.0.1", 0)
+    machine.session.sync()
+    s = machine.session
+    moves, tops = s.moves(1)
+    lower = [m for m in moves if m.score < tops[0].score]
+    plays = {1: tops[0], 2: lower[0], 3: lower[1], 4: tops[0], 5: lower[2]}
+    photos = {}
+    for table, move in plays.items():
+        photos[table] = folder / f"bulletin-table{table}.jpg"
+        photos[table].write_bytes(photo(s, 1, table, move, seed=20))
+    yield machine, server, photos, plays
+    server.stop()
+    s.journal.close()
+
+
+@pytest.fixture
+def browser():
+    b = Browser(360, 800)
+    yield b
+    b.close()
+
+
+def events(machine, *kinds):
+    machine.session.sync()
+    return [e for e in machine.session.journal.events() if e.kind in kinds]
+
+
+def card_of(browser, table):
+    """The reading card of ``table``, once the photo is read and shown."""
+    def find():
+        for card in browser.all("#lectures .lecture"):
+            if f"table {table} " in card.find_element("css selector", ".titre").text:
+                return card
+        return None
+    return wait_for(find, timeout=60)
+
+
+def test_join_by_code_photograph_confirm_edit_set_aside_offline_revoked(game, browser):
+    machine, server, photos, plays = game
+    s = machine.session
+    driver = browser.driver
+    driver.get(server.url.split("?")[0])  # a laptop: the short address, then the code
+    wait_for(lambda: browser.css("#rejoindre").is_displayed())
+    assert browser.css("#bloc-code").is_displayed()
+    browser.css("#nom").send_keys("Lucie")
+    wrong = "000000" if s.network["code"] != "000000" else "111111"
+    browser.css("#code").send_keys(wrong)
+    browser.css("#form-rejoindre button").click()
+    assert "code non valable" in wait_for(browser.message)
+    browser.css("#code").clear()
+    browser.css("#code").send_keys(s.network["code"])
+    browser.css("#form-rejoindre button").click()
+    wait_for(lambda: "Coup 1" in browser.text("#partie"))
+    assert "0 / 6 corrigés" in browser.text("#progression")
+    assert driver.execute_script("return document.documentElement.scrollWidth") <= 360
+
+    # photograph table 1's bulletin: read, shown with its fields and the decision, confirmed
+    browser.css("#photo").send_keys(str(photos[1]))
+    card = card_of(browser, 1)
+    assert plays[1].word in card.find_element("css selector", ".champs").text.replace(" ", "") \
+        or "(" in card.text
+    assert card.find_element("css selector", ".decision").text.split()[0] in (
+        "OK", "avertissement", "pénalité", "zéro")
+    wait_for(lambda: card.find_element("css selector", ".page").is_displayed())
+    card.find_element("css selector", ".confirmer").click()
+    wait_for(lambda: "table 1 :" in browser.message())
+    wait_for(lambda: "✓" in browser.text('#tables li[data-table="1"]'))
+    assert [e.data["bulletin"]["table"] for e in events(machine, "bulletin")] == [1]
+
+    # table 2: edited on the phone (another score), then confirmed with it
+    browser.css("#photo").send_keys(str(photos[2]))
+    card = card_of(browser, 2)
+    card.find_element("css selector", ".modifier").click()
+    form = card.find_element("css selector", ".edition")
+    score = form.find_element("name", "score")
+    score.clear()
+    score.send_keys(str(plays[2].score + 2))
+    form.find_element("css selector", "button[type=submit]").click()
+    wait_for(lambda: "table 2 :" in browser.message())
+    edited = events(machine, "edition")
+    assert [(e.data["field"], e.data["value"]) for e in edited] == [("score", plays[2].score + 2)]
+    assert s.results.history(2, 1)[-1].bulletin.score == plays[2].score + 2
+
+    # table 3: a photo taken twice, set aside
+    browser.css("#photo").send_keys(str(photos[3]))
+    card = card_of(browser, 3)
+    card.find_element("css selector", ".ecarter").click()
+    driver.switch_to.alert.accept()
+    wait_for(lambda: "écarté" in browser.message())
+    assert len(events(machine, "ecarte")) == 1
+
+    # the Wi-Fi drops: the photo waits in the browser, then goes once the network is back
+    browser.offline(True)
+    browser.css("#photo").send_keys(str(photos[4]))
+    wait_for(lambda: "en attente d'envoi" in browser.text("#file"))
+    assert len(events(machine, "photo")) == 3
+    browser.offline(False)
+    card_of(browser, 4)
+    assert len(events(machine, "photo")) == 4 and len(events(machine, "lecture")) == 4
+
+    # the juge-arbitre revokes the station: the page says so and asks to join again
+    ident = next(k for k, v in s.stations.items() if v["nom"] == "Lucie")
+    revoke(s, ident)
+    wait_for(lambda: browser.css("#rejoindre").is_displayed(), timeout=30)
+    assert "retiré par le juge-arbitre" in wait_for(browser.message)
+    before = s.journal.last_seq()
+    browser.css("#photo").send_keys(str(photos[5])) if browser.css("#photo").is_enabled() else None
+    assert s.journal.last_seq() == before
+
+
+def test_join_by_the_qr_link_hides_the_secret(game, browser):
+    machine, server, photos, plays = game
+    browser.driver.get(server.url)
+    wait_for(lambda: browser.css("#rejoindre").is_displayed())
+    assert "cle=" not in browser.driver.current_url  # the secret left the address bar
+    assert not browser.css("#bloc-code").is_displayed()  # the link carries the secret: no code
+    browser.css("#nom").send_keys("Karim")
+    browser.css("#form-rejoindre button").click()
+    wait_for(lambda: "Coup 1" in browser.text("#partie"))
+    browser.css("#bloc-de").send_keys("4")
+    browser.css("#bloc-a").send_keys("6")
+    browser.css("#form-bloc button").click()
+    wait_for(lambda: "(tables 4 à 6)" in browser.text("#bloc-texte"))
+    assert [li.get_attribute("data-table") for li in browser.all("#tables li")] == ["4", "5", "6"]
+    machine.session.sync()
+    karim = next(v for v in machine.session.stations.values() if v["nom"] == "Karim")
+    assert karim["bloc"] == [4, 6]
