@@ -27,9 +27,9 @@ from ..machine import OUTCOME_WORDS
 from ..session import Reading, Session, SessionError
 from . import network
 
-FIELDS = ("table", "word", "ref", "score", "raccord")
+FIELDS = ("table", "word", "ref", "score", "raccord", "ratures")
 LABELS = {"table": "table", "word": "mot", "ref": "référence", "score": "score",
-          "raccord": "raccord"}
+          "raccord": "raccord", "ratures": "ratures"}
 STATUS_WORDS = {"ok": "lu", "a_verifier": "à vérifier", "illisible": "illisible",
                 "saisie": "saisi"}
 STEP_WORDS = {"accueil": "avant le premier coup", "tirage": "tirage", "annonce": "annonce",
@@ -90,6 +90,10 @@ def clean_name(value: Any) -> str:
 
 def clean_field(name: str, value: Any) -> Any:
     """A field typed on a station, checked (None: left empty)."""
+    if name == "ratures":  # crossed-out letters making it hard to read: the arbiter decides
+        if not isinstance(value, bool):
+            raise Refused(400, "ratures : oui ou non")
+        return value
     if value is None or (isinstance(value, str) and not value.strip()):
         return None
     if name in ("table", "score"):
@@ -391,7 +395,7 @@ class Hub:
             return answer
         fields = body.get("champs") or {}
         if not isinstance(fields, dict) or set(fields) - set(FIELDS):
-            raise Refused(400, "champs inconnus (table, mot, référence, score, raccord)")
+            raise Refused(400, "champs inconnus (table, mot, référence, score, raccord, ratures)")
         clean = {name: clean_field(name, value) for name, value in fields.items()}
         if what == "confirmer":
             self._check_confirm(reading, {**self._values(reading), **clean})
@@ -408,8 +412,10 @@ class Hub:
     @staticmethod
     def _values(reading: Reading) -> dict:
         values = {name: (reading.fields.get(name) or {}).get("value") for name in FIELDS}
-        if values.get("raccord") is None and reading.extra.get("raccord"):
-            values["raccord"] = reading.extra["raccord"]
+        for name in ("raccord", "ratures"):  # the reader's, unless the arbiter changed them
+            if name not in reading.fields and reading.extra.get(name):
+                values[name] = reading.extra[name]
+        values["ratures"] = bool(values["ratures"])
         return values
 
     def _check_confirm(self, reading: Reading, values: dict) -> None:

@@ -173,7 +173,8 @@ function wordNode(word) {
   return span;
 }
 
-const LABELS = { table: "table", word: "mot", ref: "référence", score: "score", raccord: "raccord" };
+const LABELS = { table: "table", word: "mot", ref: "référence", score: "score", raccord: "raccord",
+  ratures: "ratures" };
 
 function render() {
   $("rejoindre").hidden = true;
@@ -261,15 +262,16 @@ function fill(card, r) {
     `Coup ${r.coup} · table ${table ?? "?"} · ${r.statut} · ${r.poste === "console" ? "console" : "photo de " + r.poste}`;
   const fields = el.querySelector(".champs");
   fields.textContent = "";
-  for (const name of ["table", "word", "ref", "score", "raccord"]) {
+  for (const name of ["table", "word", "ref", "score", "raccord", "ratures"]) {
     const f = r.champs[name];
-    if (name === "raccord" && !f.valeur) continue;
+    if ((name === "raccord" || name === "ratures") && !f.valeur) continue;
     const dt = document.createElement("dt");
     dt.textContent = LABELS[name];
     const dd = document.createElement("dd");
     dd.dataset.champ = name;
     if (f.valeur === null || f.valeur === "") dd.textContent = "non lu";
     else if (name === "word") dd.appendChild(wordNode(f.valeur));
+    else if (name === "ratures") dd.textContent = "oui (avertissement)";
     else dd.textContent = f.valeur;
     if (f.confiance !== null) dd.appendChild(document.createTextNode(` (${Math.round(f.confiance * 100)} %)`));
     if (f.doute) dd.classList.add("doute");
@@ -316,6 +318,7 @@ function wire(card) {
       const v = r.champs[name].valeur;
       form.elements[name].value = v === null || v === undefined ? "" : name === "word" ? wordText(v) : v;
     }
+    form.elements.ratures.checked = Boolean(r.champs.ratures.valeur);
     form.dataset.version = r.version;
     form.hidden = false;
     el.querySelector(".actions").hidden = true;
@@ -327,6 +330,7 @@ function wire(card) {
       const v = form.elements[name].value.trim();
       out[name] = name === "word" ? wordValue(v) : v.toUpperCase();
     }
+    out.ratures = form.elements.ratures.checked;
     return out;
   };
   const close = () => { form.hidden = true; el.querySelector(".actions").hidden = false; card.version = null; };

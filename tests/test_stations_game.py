@@ -1,0 +1,187 @@
+"""A club game of 12 coups: the juge-arbitre's keys drive the kiosk, the room and the console
+are drawn, 3 arbiters photograph and correct on phones (real chromium against the real station
+server); the same game corrected at the console by keys gives the same results."""
+
+import hashlib
+import os
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+
+import pygame
+import pytest
+
+from engine.export import results_csv
+from engine.lexicon import Lexicon
+from kiosk.demo import Autopilot, Written
+from kiosk.screens import compose
+from kiosk.stations.launch import StationsProcess
+from kiosk.stations.panel import draw_stations, stations_view
+from kiosk.views import room_view
+from stations_support import Browser, new_game, photo, to_correction, wait_for
+
+COUPS = 12
+SEED = 23
+BLOCKS = {"Alice": (1, 2), "Bastien": (3, 4), "Chloé": (5, 6)}
+MISTAKES = {2: "score", 3: "reference", 4: "non_formable"}
+
+
+@pytest.fixture(scope="module")
+def lexicon():
+    return Lexicon.load()
+
+
+def plan(machine, autopilot, number):
+    """What the players who did not play the top wrote (deterministic): two lower moves,
+    spread over the three blocks, and a sanctioned mistake on coups 2 to 4."""
+    s = machine.session
+    moves, tops = s.moves(number)
+    top = s.game.coups[number - 1].top
+    lower = [m for m in moves if m.score < top.score]
+    written = {}
+    for k, table in enumerate((((number - 1) % 6) + 1, ((number + 2) % 6) + 1)):
+        if lower:
+            move = lower[(number * 7 + k * 3) % min(20, len(lower))]
+            written[table] = Written(table, move.word, str(move.ref), move.score)
+    if number in MISTAKES:
+        table = ((number + 4) % 6) + 1
+        wrong = autopilot._mistake(number, table, top, moves, MISTAKES[number])
+        if wrong is not None:
+            written[table] = wrong
+    return written
+
+
+def form_word(word):
+    """How an arbiter types a joker on the phone: MAISON(S)."""
+    return "".join(f"({c.upper()})" if c.islower() else c for c in word)
+
+
+def correct_on_phone(browser, machine, number, table, truth, jpeg):
+    """The arbiter finds the reading of this paper's photo (the picture on the card), fixes
+    what the reader got wrong, confirms."""
+    s = machine.session
+    digest = hashlib.sha256(jpeg).hexdigest()
+
+    def the_card():
+        s.sync()
+        seq = next((u["lecture"] for u in s.uploads.values() if u["sha256"] == digest), None)
+        if seq is None:
+            return None
+        cards = browser.all(f'#lectures .lecture[data-seq="{seq}"]')
+        return (cards[0], seq) if cards else None
+
+    card, seq = wait_for(the_card, timeout=90)
+    reading = s.pending[seq]
+    read = {k: (reading.fields.get(k) or {}).get("value") for k in ("table", "word", "ref",
+                                                                    "score")}
+    if read == truth.fields() and not reading.extra.get("ratures"):
+        card.find_element("css selector", ".confirmer").click()
+    else:
+        card.find_element("css selector", ".modifier").click()
+        form = card.find_element("css selector", ".edition")
+        for field, value in (("table", truth.table), ("word", form_word(truth.word)),
+                             ("ref", truth.ref), ("score", truth.score)):
+            box = form.find_element("name", field)
+            box.clear()
+            box.send_keys(str(value))
+        ratures = form.find_element("name", "ratures")
+        if ratures.is_selected():
+            ratures.click()
+        form.find_element("css selector", "button[type=submit]").click()
+    try:
+        wait_for(lambda: s.sync() or s.results.history(table, number), timeout=30)
+    except AssertionError:
+        raise AssertionError(f"coup {number} table {table}: {browser.message()!r} "
+                             f"{s.journal.events()[-3:]}") from None
+
+
+def correct_at_console(machine, number, written):
+    """The same bulletins typed at the console: N, the four fields, Enter."""
+    for table, truth in sorted(written.items()):
+        machine.key("n")
+        for value in (truth.table, truth.word, truth.ref, truth.score):
+            for ch in str(value):
+                machine.key(ch, ch)
+            machine.key("return")
+        machine.key("return")
+        assert machine.session.results.history(table, number), machine.message
+
+
+def play(machine, clock, each_coup):
+    surface = pygame.Surface((640, 360))
+    for number in range(1, COUPS + 1):
+        to_correction(machine, clock)
+        assert machine.session.coup.number == number
+        room_view(machine)
+        each_coup(number)
+        machine.key("o")  # top to the players who played it
+        compose(machine, surface)
+        machine.key("space")
+    assert machine.step == "fin", machine.message
+
+
+def test_a_club_game_corrected_on_three_phones_equals_the_console(tmp_path, lexicon):
+    pygame.init()
+    config = {"seed": SEED, "max_coups": COUPS}
+    phones, clock = new_game(tmp_path / "club.partie", lexicon, n_players=6, **config)
+    server = StationsProcess.start(tmp_path / "club.partie", str(lexicon.source), "127.0.0.1", 0)
+    browsers = {}
+    plans = {}
+    try:
+        for name, (first, last) in BLOCKS.items():
+            b = browsers[name] = Browser(360, 800)
+            b.driver.get(server.url)
+            wait_for(lambda b=b: b.css("#rejoindre").is_displayed())
+            b.css("#nom").send_keys(name)
+            b.css("#form-rejoindre button").click()
+            wait_for(lambda b=b: b.text("#partie") != "Poste d'arbitrage")
+            b.css("#bloc-de").send_keys(str(first))
+            b.css("#bloc-a").send_keys(str(last))
+            b.css("#form-bloc button").click()
+            wait_for(lambda b=b, f=first: f"tables {f} à" in b.text("#bloc-texte"))
+        autopilot = Autopilot(phones, tmp_path / "demo")
+
+        def on_phones(number):
+            written = plans[number] = plan(phones, autopilot, number)
+            owner = {t: n for n, (a, z) in BLOCKS.items() for t in range(a, z + 1)}
+            files = {}
+            for table, truth in written.items():
+                files[table] = tmp_path / f"coup{number:02d}-table{table}.jpg"
+                move = type("M", (), {"word": truth.word, "ref": truth.ref,
+                                      "score": truth.score})
+                files[table].write_bytes(photo(phones.session, number, table, move, seed=number))
+                browsers[owner[table]].css("#photo").send_keys(str(files[table]))
+            for table, truth in sorted(written.items()):
+                correct_on_phone(browsers[owner[table]], phones, number, table, truth,
+                                 files[table].read_bytes())
+
+        play(phones, clock, on_phones)
+        phones.session.sync()
+        view = stations_view(phones.session)
+        assert sorted(line.name for line in view.lines) == sorted(BLOCKS)
+        assert {line.block for line in view.lines} == {"tables 1 à 2", "tables 3 à 4",
+                                                       "tables 5 à 6"}
+        draw_stations(pygame.Surface((1280, 720)), view, pygame.Rect(0, 0, 1280, 720))
+        on_phone = [e for e in phones.session.journal.events() if e.kind == "bulletin"]
+        assert len(on_phone) == sum(len(p) for p in plans.values())
+        assert all(e.data.get("poste") for e in on_phone), "every bulletin came from a phone"
+        assert not phones.session.refused
+    finally:
+        for b in browsers.values():
+            b.close()
+        server.stop()
+
+    console, clock_b = new_game(tmp_path / "console.partie", lexicon, n_players=6, **config)
+    play(console, clock_b, lambda number: correct_at_console(console, number, plans[number]))
+
+    a, b = phones.session.results, console.session.results
+    assert [c.top.word for c in phones.session.game.coups] == \
+        [c.top.word for c in console.session.game.coups]
+    for table in a.players:
+        for number in range(1, COUPS + 1):
+            da, db = a.decision(table, number), b.decision(table, number)
+            assert (da.outcome, da.score) == (db.outcome, db.score), (table, number)
+    assert results_csv(a) == results_csv(b)
+    assert {d.outcome.value for t in a.players for n in range(1, COUPS + 1)
+            for d in [a.decision(t, n)]} >= {"ok", "avertissement"}
+    phones.session.journal.close()
+    console.session.journal.close()
