@@ -72,10 +72,15 @@ def free_port() -> int:
 
 def photo(session: Session, coup: int, table: int, move, seed: int = 0) -> bytes:
     """A photographed bulletin (vision's generator) of ``table`` playing ``move``."""
+    return render(table, move.word, str(move.ref), move.score, seed)
+
+
+def render(table: int, word: str, ref: str, score: int, seed: int) -> bytes:
+    """A photo by its content alone (for a process pool: several rendered at once)."""
     from vision import BulletinContent, render_bulletin
 
-    jpeg, _ = render_bulletin(BulletinContent(table=table, word=move.word, ref=str(move.ref),
-                                              score=move.score), seed=seed * 100 + table)
+    jpeg, _ = render_bulletin(BulletinContent(table=table, word=word, ref=ref, score=score),
+                              seed=seed * 100 + table)
     return jpeg
 
 

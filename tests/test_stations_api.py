@@ -11,11 +11,11 @@ import cv2
 import numpy as np
 import pygame
 import pytest
+from stations_support import Station, new_game, photo, to_correction, wait_for
 
 from engine.lexicon import Lexicon
 from kiosk.stations.launch import StationsProcess
 from kiosk.stations.panel import draw_stations, revoke, stations_view, summary
-from stations_support import Station, new_game, photo, to_correction, wait_for
 
 
 @pytest.fixture(scope="module")

@@ -7,11 +7,11 @@ import os
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
 import pytest
+from stations_support import Browser, new_game, photo, to_correction, wait_for
 
 from engine.lexicon import Lexicon
 from kiosk.stations.launch import StationsProcess
 from kiosk.stations.panel import revoke
-from stations_support import Browser, new_game, photo, to_correction, wait_for
 
 
 @pytest.fixture(scope="module")

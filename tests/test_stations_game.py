@@ -3,12 +3,15 @@ are drawn, 3 arbiters photograph and correct on phones (real chromium against th
 server); the same game corrected at the console by keys gives the same results."""
 
 import hashlib
+import multiprocessing
 import os
+from concurrent.futures import ProcessPoolExecutor
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
 import pygame
 import pytest
+from stations_support import Browser, new_game, render, to_correction, wait_for
 
 from engine.export import results_csv
 from engine.lexicon import Lexicon
@@ -17,7 +20,6 @@ from kiosk.screens import compose
 from kiosk.stations.launch import StationsProcess
 from kiosk.stations.panel import draw_stations, stations_view
 from kiosk.views import room_view
-from stations_support import Browser, new_game, photo, to_correction, wait_for
 
 COUPS = 12
 SEED = 23
@@ -88,10 +90,14 @@ def correct_on_phone(browser, machine, number, table, truth, jpeg):
             ratures.click()
         form.find_element("css selector", "button[type=submit]").click()
     try:
-        wait_for(lambda: s.sync() or s.results.history(table, number), timeout=30)
+        wait_for(lambda: (s.sync(), s.results.history(table, number))[1], timeout=30)
     except AssertionError:
+        script = ("const c = document.querySelector('[data-seq=\"' + arguments[0] + '\"]');"
+                  "return [actions, sending, uploading, polling, seq, c && c.outerHTML];")
+        page = browser.driver.execute_script(script, seq)
         raise AssertionError(f"coup {number} table {table}: {browser.message()!r} "
-                             f"{s.journal.events()[-3:]}") from None
+                             f"{browser.driver.get_log('browser')} {page} "
+                             f"{[(e.seq, e.kind) for e in s.journal.events()[-3:]]}") from None
 
 
 def correct_at_console(machine, number, written):
@@ -115,7 +121,10 @@ def play(machine, clock, each_coup):
         each_coup(number)
         machine.key("o")  # top to the players who played it
         compose(machine, surface)
+        waiting = [(r.seq, r.coup, r.station, {k: v.get("value") for k, v in r.fields.items()})
+                   for r in machine.pending()]
         machine.key("space")
+        assert machine.step != "correction", (number, machine.message, waiting)
     assert machine.step == "fin", machine.message
 
 
@@ -126,6 +135,7 @@ def test_a_club_game_corrected_on_three_phones_equals_the_console(tmp_path, lexi
     server = StationsProcess.start(tmp_path / "club.partie", str(lexicon.source), "127.0.0.1", 0)
     browsers = {}
     plans = {}
+    renderer = ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("spawn"))
     try:
         for name, (first, last) in BLOCKS.items():
             b = browsers[name] = Browser(360, 800)
@@ -144,11 +154,11 @@ def test_a_club_game_corrected_on_three_phones_equals_the_console(tmp_path, lexi
             written = plans[number] = plan(phones, autopilot, number)
             owner = {t: n for n, (a, z) in BLOCKS.items() for t in range(a, z + 1)}
             files = {}
-            for table, truth in written.items():
+            tables = sorted(written)
+            jobs = [(t, written[t].word, written[t].ref, written[t].score, number) for t in tables]
+            for table, jpeg in zip(tables, renderer.map(render, *zip(*jobs)), strict=True):
                 files[table] = tmp_path / f"coup{number:02d}-table{table}.jpg"
-                move = type("M", (), {"word": truth.word, "ref": truth.ref,
-                                      "score": truth.score})
-                files[table].write_bytes(photo(phones.session, number, table, move, seed=number))
+                files[table].write_bytes(jpeg)
                 browsers[owner[table]].css("#photo").send_keys(str(files[table]))
             for table, truth in sorted(written.items()):
                 correct_on_phone(browsers[owner[table]], phones, number, table, truth,
@@ -169,6 +179,7 @@ def test_a_club_game_corrected_on_three_phones_equals_the_console(tmp_path, lexi
         for b in browsers.values():
             b.close()
         server.stop()
+        renderer.shutdown()
 
     console, clock_b = new_game(tmp_path / "console.partie", lexicon, n_players=6, **config)
     play(console, clock_b, lambda number: correct_at_console(console, number, plans[number]))

@@ -13,11 +13,11 @@ import uuid
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
 import pytest
+from stations_support import Browser, Station, free_port, new_game, photo, to_correction, wait_for
 
 from engine.lexicon import Lexicon
 from kiosk.journal import Journal
 from kiosk.session import Session
-from stations_support import Browser, Station, free_port, new_game, photo, to_correction, wait_for
 
 TABLES = 8
 

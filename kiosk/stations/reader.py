@@ -31,11 +31,25 @@ def _init(game: str, lexicon: str | None) -> None:
     from ..journal import Journal
     from ..session import Session
 
+    _die_with_server()
     try:
         os.nice(5)  # the room's frames and the server's answers come first
     except OSError:
         pass
     _session = Session(Journal.open(game, station="lecteur"), Lexicon.load(lexicon))
+
+
+def _die_with_server() -> None:
+    """Linux: this worker ends when the server does, even killed (no orphan readers)."""
+    try:
+        import ctypes
+        import signal
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGTERM))  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+    if os.getppid() == 1:  # the server died before the line above
+        os._exit(0)
 
 
 def read_job(photo: str, coup: int) -> dict:

@@ -113,8 +113,8 @@ class StationServer:
     async def start(self, port_given: bool = False) -> str:
         """Open the journal, listen, journal the address; returns the join address."""
         self.hub = await self.call(self._open_hub)
-        wanted = self.port or int((self.hub.session.network or {}).get("port") or
-                                  network.DEFAULT_PORT)
+        wanted = self.port if self.port is not None else int(
+            (self.hub.session.network or {}).get("port") or network.DEFAULT_PORT)
         app = self.app()
         self._runner = web.AppRunner(app, access_log=None, handle_signals=False,
                                      shutdown_timeout=2.0)

@@ -29,8 +29,8 @@ function say(text, error) {
   box.textContent = text;
   box.className = error ? "erreur" : "";
   box.hidden = false;
-  clearTimeout(say.timer);
-  say.timer = setTimeout(() => { box.hidden = true; }, error ? 8000 : 4000);
+  clearTimeout(say.timer);  // a refusal stays until tapped: the arbiter must not miss it
+  if (!error) say.timer = setTimeout(() => { box.hidden = true; }, 4000);
 }
 
 function setOnline(value) {
@@ -229,8 +229,10 @@ function renderReadings(readings) {
   for (const [key, card] of cards) {
     if (!keep.has(key)) { card.element.remove(); cards.delete(key); }
   }
-  let before = null;
-  for (const r of readings.slice().reverse()) {
+  // oldest first, new ones appended below: a reading arriving never moves the card under the
+  // thumb; an element already in its place is not touched
+  let previous = null;
+  for (const r of readings) {
     let card = cards.get(r.seq);
     const editing = card && !card.element.querySelector(".edition").hidden;
     if (!card) {
@@ -247,8 +249,9 @@ function renderReadings(readings) {
       li.textContent = "ce bulletin vient d'être modifié ailleurs : vérifiez avant d'enregistrer";
       card.element.querySelector(".notes").appendChild(li);
     }
-    box.insertBefore(card.element, before ? before : box.firstChild);
-    before = card.element.nextSibling;
+    const wanted = previous ? previous.nextSibling : box.firstChild;
+    if (wanted !== card.element) box.insertBefore(card.element, wanted);
+    previous = card.element;
   }
 }
 
