@@ -3,7 +3,7 @@ import importlib
 import sys
 
 MODULES = ["engine.bench", "speech.bench", "display.bench", "vision.bench", "kiosk.bench",
-           "kiosk.bench_rooms"]
+           "kiosk.stations.bench", "kiosk.bench_rooms"]
 
 
 def main() -> int:

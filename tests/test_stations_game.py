@@ -155,8 +155,10 @@ def test_a_club_game_corrected_on_three_phones_equals_the_console(tmp_path, lexi
             owner = {t: n for n, (a, z) in BLOCKS.items() for t in range(a, z + 1)}
             files = {}
             tables = sorted(written)
-            jobs = [(t, written[t].word, written[t].ref, written[t].score, number) for t in tables]
-            for table, jpeg in zip(tables, renderer.map(render, *zip(*jobs)), strict=True):
+            jpegs = renderer.map(render, tables, [written[t].word for t in tables],
+                                 [written[t].ref for t in tables],
+                                 [written[t].score for t in tables], [number] * len(tables))
+            for table, jpeg in zip(tables, jpegs, strict=True):
                 files[table] = tmp_path / f"coup{number:02d}-table{table}.jpg"
                 files[table].write_bytes(jpeg)
                 browsers[owner[table]].css("#photo").send_keys(str(files[table]))

@@ -56,10 +56,10 @@ class Arbiter(threading.Thread):
         self.confirmed: list[tuple[int, float]] = []  # (table, when the answer came)
         self.errors: list[str] = []
 
-    def retry(self, call):
+    def retry(self, call, *args, **kwargs):
         while time.monotonic() < self.stop_at:
             try:
-                status, data = call()
+                status, data = call(*args, **kwargs)
             except OSError:
                 time.sleep(0.2)
                 continue
@@ -69,19 +69,22 @@ class Arbiter(threading.Thread):
             return status, data
         raise TimeoutError
 
+    def read(self, envoi):
+        return 200, self.station.wait_reading(envoi, 10)
+
     def run(self):
         try:
             status, data = self.retry(self.station.join)
             assert status == 200, data
             for table, move, jpeg in self.work:
                 envoi, action = f"envoi-{table:02d}-{uuid.uuid4().hex[:8]}", uuid.uuid4().hex
-                status, data = self.retry(lambda: self.station.upload(jpeg, envoi=envoi))
+                status, data = self.retry(self.station.upload, jpeg, envoi=envoi)
                 assert status in (200, 202), data
-                reading = self.retry(lambda: (200, self.station.wait_reading(envoi, 10)))[1]
+                reading = self.retry(self.read, envoi)[1]
                 fields = {"table": table, "word": move.word, "ref": str(move.ref),
                           "score": move.score}
-                status, data = self.retry(lambda: self.station.act(
-                    reading["seq"], "confirmer", reading["version"], fields, ident=action))
+                status, data = self.retry(self.station.act, reading["seq"], "confirmer",
+                                          reading["version"], fields, ident=action)
                 assert status == 200, data
                 self.confirmed.append((table, time.monotonic()))
         except (AssertionError, TimeoutError) as exc:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import signal
 import sys
 import threading
@@ -64,6 +65,10 @@ def main(argv: list[str] | None = None) -> int:
     from ..cli import CliError
 
     args = _parser().parse_args(argv)
+    try:
+        os.nice(2)  # the room's frames come before the stations' answers
+    except OSError:
+        pass
     try:
         return asyncio.run(_serve(args))
     except CliError as exc:

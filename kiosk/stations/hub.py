@@ -472,8 +472,11 @@ class Hub:
                                         "motifs": [f"correction impossible : {exc}"]}
         return self._proposals[key]
 
-    def reading(self, reading: Reading) -> dict:
+    def reading(self, reading: Reading, index: dict | None = None) -> dict:
+        """A reading as the page shows it; ``index`` (from :meth:`_index`) saves the lookups
+        when many are shown at once."""
         s = self.session
+        index = index or self._index()
         values = self._values(reading)
         fields = {}
         for name in FIELDS:
@@ -491,14 +494,13 @@ class Hub:
             name = (s.stations.get(who) or {}).get("nom") if who else None
             notes.append(f"la table {table} a déjà un résultat au coup {reading.coup}"
                          + (f" (confirmé par {name})" if name else ""))
-        for other in s.pending.values():
-            if other.seq != reading.seq and other.coup == reading.coup and table is not None \
-                    and (other.fields.get("table") or {}).get("value") == table:
+        for other in index["by_table"].get((reading.coup, table), ()):
+            if other.seq != reading.seq and table is not None:
                 sender = (s.stations.get(other.station or "") or {}).get("nom")
                 notes.append(f"une autre photo de la table {table} attend"
                              + (f" (poste de {sender})" if sender else " (console)"))
         sender = s.stations.get(reading.station or "")
-        envoi = next((e for e, u in s.uploads.items() if u["lecture"] == reading.seq), None)
+        envoi = index["envoi"].get(reading.seq)
         return {"seq": reading.seq, "coup": reading.coup, "version": reading.changed,
                 "envoi": envoi,
                 "statut": STATUS_WORDS.get(reading.status, reading.status.replace("_", " ")),
@@ -506,6 +508,14 @@ class Hub:
                 "decision": self._proposal(reading), "notes": notes,
                 "poste": sender["nom"] if sender else "console",
                 "image": self.image_of(reading.seq) is not None}
+
+    def _index(self) -> dict:
+        s = self.session
+        by_table: dict[tuple, list[Reading]] = {}
+        for r in s.pending.values():
+            by_table.setdefault((r.coup, (r.fields.get("table") or {}).get("value")), []).append(r)
+        return {"by_table": by_table,
+                "envoi": {u["lecture"]: e for e, u in s.uploads.items() if u["lecture"]}}
 
     def _in_block(self, station: dict, table: Any) -> bool:
         block = station.get("bloc")
@@ -532,7 +542,8 @@ class Hub:
                 row["etat"] = "attente"
             tables.append(row)
         highest = choices[0] if choices else 0
-        readings = [self.reading(r) for r in sorted(s.pending.values(), key=lambda r: r.seq)
+        index = self._index()
+        readings = [self.reading(r, index) for r in sorted(s.pending.values(), key=lambda r: r.seq)
                     if r.coup <= highest and (r.station == station["id"] or self._in_block(
                         station, (r.fields.get("table") or {}).get("value")))]
         uploads = [{"envoi": e, "coup": u["coup"]} for e, u in s.uploads.items()

@@ -39,8 +39,11 @@ MAX_JSON = 64 * 1024
 MULTIPART_SLACK = 64 * 1024
 LONG_POLL_SECONDS = 20.0
 SYNC_SECONDS = 0.3
-#: requests per second per address (burst twice that): a phone polls and uploads far less
+WAKE_SECONDS = 0.05
+#: requests per second per station (and its burst): a phone polls and uploads far less;
+#: per address, more (a laptop may hold several stations, a hall's NAT several phones)
 RATE, BURST = 20.0, 60.0
+IP_RATE, IP_BURST = 100.0, 300.0
 #: wrong codes per address before it must wait, and how long
 JOIN_FAILURES, JOIN_LOCK_SECONDS = 8, 300.0
 _BAD_NAME = re.compile(r"[/\\\x00]|\.\.")
@@ -81,12 +84,14 @@ class StationServer:
         self.url = ""
         self._journal = ThreadPoolExecutor(1, thread_name_prefix="journal")
         self._changed = asyncio.Event()
+        self._wake_due = False
         self._seen = -1
         self._queue: asyncio.Queue = asyncio.Queue()
         self._tasks: list[asyncio.Task] = []
         self._pool = None
         self._runner: web.AppRunner | None = None
         self._bucket = Bucket(RATE, BURST)
+        self._ip_bucket = Bucket(IP_RATE, IP_BURST)
         self._join_failures: dict[str, list[float]] = {}
         self.stopping = asyncio.Event()
 
@@ -98,10 +103,17 @@ class StationServer:
         return result
 
     def _wake(self) -> None:
-        if self.hub is not None and self.hub.seq != self._seen:
-            self._seen = self.hub.seq
-            self._changed.set()
-            self._changed = asyncio.Event()
+        """Wake the waiting pages once for changes that come together (every reading would
+        otherwise send every station its whole state again, one change at a time)."""
+        if self.hub is not None and self.hub.seq != self._seen and not self._wake_due:
+            self._wake_due = True
+            asyncio.get_running_loop().call_later(WAKE_SECONDS, self._wake_now)
+
+    def _wake_now(self) -> None:
+        self._wake_due = False
+        self._seen = self.hub.seq
+        self._changed.set()
+        self._changed = asyncio.Event()
 
     def _open_hub(self) -> Hub:
         from ..cli import _open_session
@@ -201,7 +213,10 @@ class StationServer:
     async def _guard(self, request: web.Request, handler) -> web.StreamResponse:
         """Rate limit, French errors, and the headers that keep the page to itself."""
         try:
-            if not self._bucket.take(request.remote or "?", time.monotonic()):
+            now = time.monotonic()
+            token = request.headers.get("X-Jeton", "")[:128]
+            if not self._ip_bucket.take(request.remote or "?", now) or \
+                    (token and not self._bucket.take(token, now)):
                 raise Refused(429, "trop de requêtes : patientez un instant")
             response = await handler(request)
         except Refused as exc:
