@@ -104,7 +104,7 @@ def test_join_by_code_photograph_confirm_edit_set_aside_offline_revoked(game, br
     form.find_element("css selector", "button[type=submit]").click()
     wait_for(lambda: "table 2 :" in browser.message())
     edited = events(machine, "edition")
-    assert [(e.data["field"], e.data["value"]) for e in edited] == [("score", plays[2].score + 2)]
+    assert [e.data["fields"] for e in edited] == [{"score": plays[2].score + 2}]  # one event
     assert s.results.history(2, 1)[-1].bulletin.score == plays[2].score + 2
 
     # table 3: a photo taken twice, set aside

@@ -73,9 +73,16 @@ def correct_on_phone(browser, machine, number, table, truth, jpeg):
 
     card, seq = wait_for(the_card, timeout=90)
     reading = s.pending[seq]
+    if reading.precedent:  # « coup précédent ? »: it is this coup's bulletin
+        card.find_element("css selector", ".garder").click()
+        wait_for(lambda: (s.sync(), not s.pending[seq].precedent)[1], timeout=30)
+        reading = s.pending[seq]
+        card = wait_for(lambda: (lambda c: c[0] if c and c[0].find_element(
+            "css selector", ".actions").is_displayed() else None)(
+                browser.all(f'#lectures .lecture[data-seq="{seq}"]')))
     read = {k: (reading.fields.get(k) or {}).get("value") for k in ("table", "word", "ref",
                                                                     "score")}
-    if read == truth.fields() and not reading.extra.get("ratures"):
+    if read == truth.fields():
         card.find_element("css selector", ".confirmer").click()
     else:
         card.find_element("css selector", ".modifier").click()
@@ -85,9 +92,6 @@ def correct_on_phone(browser, machine, number, table, truth, jpeg):
             box = form.find_element("name", field)
             box.clear()
             box.send_keys(str(value))
-        ratures = form.find_element("name", "ratures")
-        if ratures.is_selected():
-            ratures.click()
         form.find_element("css selector", "button[type=submit]").click()
     try:
         wait_for(lambda: (s.sync(), s.results.history(table, number))[1], timeout=30)
@@ -101,14 +105,20 @@ def correct_on_phone(browser, machine, number, table, truth, jpeg):
 
 
 def correct_at_console(machine, number, written):
-    """The same bulletins typed at the console: N, the four fields, Enter."""
+    """The same bulletins typed at the console: N, the form (Tab between fields, ? before a
+    joker's letter), Enter to save it, Enter to confirm."""
     for table, truth in sorted(written.items()):
         machine.key("n")
-        for value in (truth.table, truth.word, truth.ref, truth.score):
+        for i, value in enumerate((truth.table, truth.word, truth.ref, truth.score)):
+            if i:
+                machine.key("tab")
             for ch in str(value):
-                machine.key(ch, ch)
-            machine.key("return")
+                if ch.islower():
+                    machine.key("?", "?")
+                machine.key(ch.lower(), ch.upper())
         machine.key("return")
+        if not machine.session.results.history(table, number):
+            machine.key("return")
         assert machine.session.results.history(table, number), machine.message
 
 

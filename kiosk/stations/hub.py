@@ -24,12 +24,12 @@ from pathlib import Path
 from typing import Any
 
 from ..machine import OUTCOME_WORDS
-from ..session import Reading, Session, SessionError
+from ..session import HINT_TEXTS, Reading, Session, SessionError
 from . import network
 
-FIELDS = ("table", "word", "ref", "score", "raccord", "ratures")
+FIELDS = ("table", "word", "ref", "score", "raccord")  # the console's form (kiosk.form)
 LABELS = {"table": "table", "word": "mot", "ref": "référence", "score": "score",
-          "raccord": "raccord", "ratures": "ratures"}
+          "raccord": "raccord"}
 STATUS_WORDS = {"ok": "lu", "a_verifier": "à vérifier", "illisible": "illisible",
                 "saisie": "saisi"}
 STEP_WORDS = {"accueil": "avant le premier coup", "tirage": "tirage", "annonce": "annonce",
@@ -90,10 +90,6 @@ def clean_name(value: Any) -> str:
 
 def clean_field(name: str, value: Any) -> Any:
     """A field typed on a station, checked (None: left empty)."""
-    if name == "ratures":  # crossed-out letters making it hard to read: the arbiter decides
-        if not isinstance(value, bool):
-            raise Refused(400, "ratures : oui ou non")
-        return value
     if value is None or (isinstance(value, str) and not value.strip()):
         return None
     if name in ("table", "score"):
@@ -374,8 +370,8 @@ class Hub:
         action, what = body.get("id"), body.get("action")
         if not valid_id(action):
             raise Refused(400, "identifiant d'action manquant ou non valable")
-        if what not in ("modifier", "confirmer", "ecarter"):
-            raise Refused(400, "action inconnue (modifier, confirmer ou ecarter)")
+        if what not in ("modifier", "confirmer", "ecarter", "classer"):
+            raise Refused(400, "action inconnue (modifier, confirmer, ecarter ou classer)")
         self.sync()
         if action in self._done:
             return self._done[action]
@@ -387,6 +383,21 @@ class Hub:
         if version != reading.changed and reading.changed not in ours:
             raise Refused(409, f"ce bulletin vient d'être modifié par {self._who(reading.changed)}"
                                " : vérifiez la nouvelle lecture", lecture=self.reading(reading))
+        if what == "classer":  # « coup précédent ? » answered: the coup it belongs to
+            if not reading.precedent:
+                raise Refused(409, "ce bulletin n'attend pas de choix de coup")
+            try:
+                coup = int(body.get("coup"))
+            except (TypeError, ValueError):
+                raise Refused(400, "numéro de coup attendu") from None
+            if coup not in (reading.coup, int(reading.precedent["coup"])):
+                raise Refused(400, f"coup {coup} : ni le coup {reading.coup} ni le coup "
+                                   f"{reading.precedent['coup']}")
+            self._record("classement", {"lecture": seq, "coup": coup, "poste": station["id"],
+                                        "action": action}, station)
+            reading = self.session.pending[seq]
+            return {"ok": True, "message": f"bulletin classé au coup {coup}",
+                    "lecture": self.reading(reading)}
         if what == "ecarter":
             self._record("ecarte", {"lecture": seq, "coup": reading.coup, "poste": station["id"],
                                     "action": action}, station)
@@ -395,15 +406,20 @@ class Hub:
             return answer
         fields = body.get("champs") or {}
         if not isinstance(fields, dict) or set(fields) - set(FIELDS):
-            raise Refused(400, "champs inconnus (table, mot, référence, score, raccord, ratures)")
+            raise Refused(400, "champs inconnus (table, mot, référence, score, raccord)")
         clean = {name: clean_field(name, value) for name, value in fields.items()}
         if what == "confirmer":
+            if reading.precedent:
+                raise Refused(409, f"coup précédent ? Ce bulletin correspond au coup "
+                                   f"{reading.precedent['coup']} : dites d'abord à quel coup il "
+                                   "appartient")
             self._check_confirm(reading, {**self._values(reading), **clean})
-        for name, value in clean.items():
-            if value != self._values(reading).get(name):
-                self._record("edition", {"lecture": seq, "field": name, "value": value,
-                                         "poste": station["id"], "action": action}, station)
-                reading = self.session.pending[seq]
+        current = self._values(reading)
+        changed = {name: value for name, value in clean.items() if value != current.get(name)}
+        if changed:  # one event for the whole form, as the console writes it
+            self._record("edition", {"lecture": seq, "fields": changed, "poste": station["id"],
+                                     "action": action}, station)
+            reading = self.session.pending[seq]
         if what == "modifier":
             return {"ok": True, "message": "modifications enregistrées",
                     "lecture": self.reading(reading)}
@@ -412,10 +428,9 @@ class Hub:
     @staticmethod
     def _values(reading: Reading) -> dict:
         values = {name: (reading.fields.get(name) or {}).get("value") for name in FIELDS}
-        for name in ("raccord", "ratures"):  # the reader's, unless the arbiter changed them
-            if name not in reading.fields and reading.extra.get(name):
-                values[name] = reading.extra[name]
-        values["ratures"] = bool(values["ratures"])
+        if values.get("raccord") is None and reading.extra.get("raccord"):
+            raccord = reading.extra["raccord"]  # what the reader saw, or the arbiter typed
+            values["raccord"] = "".join(raccord) if isinstance(raccord, list) else raccord
         return values
 
     def _check_confirm(self, reading: Reading, values: dict) -> None:
@@ -441,9 +456,10 @@ class Hub:
         s = self.session
         bulletin = reading.bulletin_dict()
         refused = len(s.refused)
+        # a zero's reason is given with the bulletin (5.7), as at the console
         self._record("bulletin", {"coup": reading.coup, "bulletin": bulletin,
                                   "lecture": reading.seq, "poste": station["id"],
-                                  "action": action}, station)
+                                  "action": action, "motif_indique": True}, station)
         if len(s.refused) > refused:  # the console confirmed the same table a moment before
             raise Refused(409, s.refused[-1])
         table = bulletin["table"]
@@ -499,6 +515,10 @@ class Hub:
                 sender = (s.stations.get(other.station or "") or {}).get("nom")
                 notes.append(f"une autre photo de la table {table} attend"
                              + (f" (poste de {sender})" if sender else " (console)"))
+        notes += [HINT_TEXTS[h] for h in reading.hints if h in HINT_TEXTS]
+        if reading.precedent:
+            notes.append(f"coup précédent ? Ce bulletin correspond au coup "
+                         f"{reading.precedent['coup']} : à quel coup est-il ?")
         sender = s.stations.get(reading.station or "")
         envoi = index["envoi"].get(reading.seq)
         return {"seq": reading.seq, "coup": reading.coup, "version": reading.changed,
@@ -507,6 +527,7 @@ class Hub:
                 "message": reading.message, "champs": fields,
                 "decision": self._proposal(reading), "notes": notes,
                 "poste": sender["nom"] if sender else "console",
+                "precedent": int(reading.precedent["coup"]) if reading.precedent else None,
                 "image": self.image_of(reading.seq) is not None}
 
     def _index(self) -> dict:

@@ -173,8 +173,7 @@ function wordNode(word) {
   return span;
 }
 
-const LABELS = { table: "table", word: "mot", ref: "référence", score: "score", raccord: "raccord",
-  ratures: "ratures" };
+const LABELS = { table: "table", word: "mot", ref: "référence", score: "score", raccord: "raccord" };
 
 function render() {
   $("rejoindre").hidden = true;
@@ -265,16 +264,15 @@ function fill(card, r) {
     `Coup ${r.coup} · table ${table ?? "?"} · ${r.statut} · ${r.poste === "console" ? "console" : "photo de " + r.poste}`;
   const fields = el.querySelector(".champs");
   fields.textContent = "";
-  for (const name of ["table", "word", "ref", "score", "raccord", "ratures"]) {
+  for (const name of ["table", "word", "ref", "score", "raccord"]) {
     const f = r.champs[name];
-    if ((name === "raccord" || name === "ratures") && !f.valeur) continue;
+    if (name === "raccord" && !f.valeur) continue;
     const dt = document.createElement("dt");
     dt.textContent = LABELS[name];
     const dd = document.createElement("dd");
     dd.dataset.champ = name;
     if (f.valeur === null || f.valeur === "") dd.textContent = "non lu";
     else if (name === "word") dd.appendChild(wordNode(f.valeur));
-    else if (name === "ratures") dd.textContent = "oui (avertissement)";
     else dd.textContent = f.valeur;
     if (f.confiance !== null) dd.appendChild(document.createTextNode(` (${Math.round(f.confiance * 100)} %)`));
     if (f.doute) dd.classList.add("doute");
@@ -293,6 +291,14 @@ function fill(card, r) {
   const notes = el.querySelector(".notes");
   notes.textContent = "";
   for (const n of r.notes) { const li = document.createElement("li"); li.textContent = n; notes.appendChild(li); }
+  // « coup précédent ? »: the arbiter says which coup, before confirming
+  const choose = el.querySelector(".classer");
+  choose.hidden = !r.precedent;
+  el.querySelector(".actions").hidden = Boolean(r.precedent);
+  if (r.precedent) {
+    el.querySelector(".vers-precedent").textContent = `C'est le coup ${r.precedent}`;
+    el.querySelector(".garder").textContent = `C'est le coup ${r.coup}`;
+  }
   if (r.image) loadImage(r.seq, el.querySelector(".page"));
 }
 
@@ -312,6 +318,10 @@ function wire(card) {
   const el = card.element;
   const form = el.querySelector(".edition");
   el.querySelector(".confirmer").addEventListener("click", () => act(card, "confirmer", {}));
+  el.querySelector(".vers-precedent").addEventListener("click",
+    () => act(card, "classer", null, undefined, card.reading.precedent));
+  el.querySelector(".garder").addEventListener("click",
+    () => act(card, "classer", null, undefined, card.reading.coup));
   el.querySelector(".ecarter").addEventListener("click", () => {
     if (confirm("Écarter ce bulletin (photo en double, erreur) ? Il reste dans le journal.")) act(card, "ecarter");
   });
@@ -321,7 +331,6 @@ function wire(card) {
       const v = r.champs[name].valeur;
       form.elements[name].value = v === null || v === undefined ? "" : name === "word" ? wordText(v) : v;
     }
-    form.elements.ratures.checked = Boolean(r.champs.ratures.valeur);
     form.dataset.version = r.version;
     form.hidden = false;
     el.querySelector(".actions").hidden = true;
@@ -333,7 +342,6 @@ function wire(card) {
       const v = form.elements[name].value.trim();
       out[name] = name === "word" ? wordValue(v) : v.toUpperCase();
     }
-    out.ratures = form.elements.ratures.checked;
     return out;
   };
   const close = () => { form.hidden = true; el.querySelector(".actions").hidden = false; card.version = null; };
@@ -345,10 +353,11 @@ function wire(card) {
 // -- actions: confirm, edit, set aside (retried with the same id) ----------------------------
 function saveActions() { localStorage.setItem(STORE + "-actions", JSON.stringify(actions)); }
 
-function act(card, what, fields, version) {
+function act(card, what, fields, version, coup) {
   const r = card.reading;
   const body = { id: newId(), action: what, version: version ?? r.version };
   if (fields) body.champs = fields;
+  if (coup) body.coup = coup;
   actions.push({ seq: r.seq, body });
   saveActions();
   card.element.querySelector(".actions").hidden = true;
