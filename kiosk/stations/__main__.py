@@ -17,14 +17,16 @@ from pathlib import Path
 
 
 def _parser() -> argparse.ArgumentParser:
-    from ..cli import _FrenchParser
+    from engine.cliparse import FrenchParser
 
-    p = _FrenchParser(prog="python -m kiosk.stations",
+    p = FrenchParser(prog="python -m kiosk.stations",
                       description="Serveur des postes d'arbitrage (téléphones, portables).")
     p.add_argument("partie", help="fichier de la partie")
     p.add_argument("--lexique", metavar="LISTE", help="liste de mots de la partie")
-    p.add_argument("--hote", default="0.0.0.0", help="adresse d'écoute (défaut : toutes)")
-    p.add_argument("--port", type=int, default=None, help="port (défaut : celui de la partie, "
+    p.add_argument("--hote", default="0.0.0.0", metavar="ADRESSE",
+                   help="adresse d'écoute (défaut : toutes)")
+    p.add_argument("--port", type=int, default=None, metavar="N",
+                   help="port (défaut : celui de la partie, "
                    "sinon 8765 ou le suivant libre)")
     p.add_argument("--lecteurs", type=int, default=None, metavar="N",
                    help="processus de lecture des photos (défaut : un par cœur moins un)")
