@@ -52,6 +52,13 @@ def plan(machine, autopilot, number):
     return written
 
 
+def press(browser, element):
+    """A thumb on the button: brought to the middle of the screen first (the bar above the
+    page changes height with the coup's title), then clicked."""
+    browser.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+    element.click()
+
+
 def form_word(word):
     """How an arbiter types a joker on the phone: MAISON(S)."""
     return "".join(f"({c.upper()})" if c.islower() else c for c in word)
@@ -74,7 +81,7 @@ def correct_on_phone(browser, machine, number, table, truth, jpeg):
     card, seq = wait_for(the_card, timeout=90)
     reading = s.pending[seq]
     if reading.precedent:  # « coup précédent ? »: it is this coup's bulletin
-        card.find_element("css selector", ".garder").click()
+        press(browser, card.find_element("css selector", ".garder"))
         wait_for(lambda: (s.sync(), not s.pending[seq].precedent)[1], timeout=30)
         reading = s.pending[seq]
         card = wait_for(lambda: (lambda c: c[0] if c and c[0].find_element(
@@ -83,16 +90,16 @@ def correct_on_phone(browser, machine, number, table, truth, jpeg):
     read = {k: (reading.fields.get(k) or {}).get("value") for k in ("table", "word", "ref",
                                                                     "score")}
     if read == truth.fields():
-        card.find_element("css selector", ".confirmer").click()
+        press(browser, card.find_element("css selector", ".confirmer"))
     else:
-        card.find_element("css selector", ".modifier").click()
+        press(browser, card.find_element("css selector", ".modifier"))
         form = card.find_element("css selector", ".edition")
         for field, value in (("table", truth.table), ("word", form_word(truth.word)),
                              ("ref", truth.ref), ("score", truth.score)):
             box = form.find_element("name", field)
             box.clear()
             box.send_keys(str(value))
-        form.find_element("css selector", "button[type=submit]").click()
+        press(browser, form.find_element("css selector", "button[type=submit]"))
     try:
         wait_for(lambda: (s.sync(), s.results.history(table, number))[1], timeout=30)
     except AssertionError:
@@ -163,6 +170,9 @@ def test_a_club_game_corrected_on_three_phones_equals_the_console(tmp_path, lexi
         def on_phones(number):
             written = plans[number] = plan(phones, autopilot, number)
             owner = {t: n for n, (a, z) in BLOCKS.items() for t in range(a, z + 1)}
+            for b in browsers.values():  # the arbiters see the new coup before they shoot
+                wait_for(lambda b=b: b.driver.execute_script(
+                    "return state && state.coup_defaut") == number, timeout=30)
             files = {}
             tables = sorted(written)
             jpegs = renderer.map(render, tables, [written[t].word for t in tables],
