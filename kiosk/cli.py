@@ -566,7 +566,7 @@ def _field_read(name: str, field: dict) -> str:
 def cmd_lire(args) -> int:
     """Read a folder of photos against the coup being collected (from its chrono's start)."""
     from .reading import collecting_coup, list_photos, read_photo
-    from .session import SessionError
+    from .session import SessionError, neighbour_question
 
     session = _open_session(_locate(args, args.partie), args.lexique, station=args.poste)
     try:
@@ -607,16 +607,17 @@ def cmd_lire(args) -> int:
                                                                        "score"))
         line = {"photo": show(photo.name), "statut": data["status"], "message": data["message"]}
         status_word = STATUS_WORDS.get(data["status"], data["status"].replace("_", " "))
-        if data.get("precedent"):
+        if data.get("voisin"):
             previous += 1
-            status_word = "coup précédent ?"
-            line["coup_precedent"] = data["precedent"]["coup"]
+            status_word = neighbour_question(coup, int(data["voisin"]["coup"]))
+            line["coup_voisin"] = data["voisin"]["coup"]
         print(json.dumps(line, ensure_ascii=False) if args.json else
               f"{show(photo.name)} : {status_word} — {data['message']} — {read}")
     print(f"{len(photos) - skipped} photo(s) lue(s) pour le coup {coup}, "
           f"{len(others) + skipped} fichier(s) ignoré(s) ; à confirmer sur l'écran de correction")
     if previous:
-        print(f"{previous} bulletin(s) « coup précédent ? » : le juge-arbitre décide de leur "
+        print(f"{previous} bulletin(s) « coup précédent ? » ou « coup suivant ? » : le "
+              "juge-arbitre décide de leur "
               "coup à l'écran de correction (Entrée sur la ligne)")
     session.journal.close()
     return status

@@ -42,6 +42,10 @@ CREATE TABLE events (
 """
 
 
+class JournalStale(Exception):
+    """A conditional append (``after``) found other events written since: nothing written."""
+
+
 class JournalError(Exception):
     """A journal that cannot be used; the message says why, in French."""
 
@@ -126,7 +130,10 @@ class JournalBase:
         raise NotImplementedError
 
     def append(self, kind: str, data: dict[str, Any] | None = None, station: str | None = None,
-               key: str | None = None) -> Event:
+               key: str | None = None, after: int | None = None) -> Event:
+        """``after``: write only if the game's last event is still ``after``, checked under
+        the store's write lock (else :class:`JournalStale`, nothing written): a check made
+        on the state at ``after`` and its write are then one transaction."""
         raise NotImplementedError
 
     def events(self, after: int = 0) -> list[Event]:
@@ -422,11 +429,12 @@ class Journal(JournalBase):
         return dict(self._conn.execute("SELECT key, value FROM meta"))
 
     def append(self, kind: str, data: dict[str, Any] | None = None, station: str | None = None,
-               key: str | None = None) -> Event:
+               key: str | None = None, after: int | None = None) -> Event:
         """Commit one event; when this returns it is on disk (synchronous FULL).
 
         ``station`` names who did it when one process writes for several; ``key``: an
-        event already journaled with this key is returned (``duplicate``), nothing written.
+        event already journaled with this key is returned (``duplicate``), nothing written;
+        ``after``: see :meth:`JournalBase.append` (checked inside ``BEGIN IMMEDIATE``).
         """
         text = encode(data)
         station = station or self.station
@@ -446,6 +454,10 @@ class Journal(JournalBase):
                         event = self._event(int(known[0]))
                         return Event(event.seq, event.kind, event.data, event.station,
                                      event.damaged, event.at, duplicate=True)
+                if after is not None and conn.execute(
+                        "SELECT COALESCE(MAX(seq), 0) FROM events").fetchone()[0] != after:
+                    conn.execute("ROLLBACK")
+                    raise JournalStale(after)
                 cursor = conn.execute(
                     "INSERT INTO events (kind, data, station, at) VALUES (?, ?, ?, ?)",
                     (kind, text, station, at))
@@ -481,11 +493,6 @@ class Journal(JournalBase):
         except sqlite3.DatabaseError as exc:
             raise JournalError(f"fichier de partie endommagé : {self.path} "
                                f"({sqlite_reason(exc)}) ; il n'a pas été modifié") from exc
-
-    def activity(self) -> dict[str, float]:
-        """When each station last wrote (its name → seconds since the epoch)."""
-        return {str(station): float(at) for station, at in
-                self._conn.execute("SELECT station, MAX(at) FROM events GROUP BY station")}
 
     def last_seq(self) -> int:
         return int(self._conn.execute("SELECT COALESCE(MAX(seq), 0) FROM events").fetchone()[0])

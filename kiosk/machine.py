@@ -17,7 +17,7 @@ from speech import texts
 
 from .chrono import Countdown
 from .form import FORM_FIELDS, FORM_NAMES, Form, FormError
-from .session import Reading, Session, SessionError
+from .session import Reading, Session, SessionError, neighbour_question
 
 #: What the help overlay (H) shows, key by key.
 HELP = (
@@ -79,7 +79,7 @@ class Machine:
         self.session = session
         self.clock = clock
         self.effects: list[Effect] = []
-        # aide, quitter, annuler, manuel, egalite, edition, modif, ecarter, rejet, precedent
+        # aide, quitter, annuler, manuel, egalite, edition, modif, ecarter, rejet, voisin, postes
         self.mode: str | None = None
         self.buffer = ""
         self.message = ""
@@ -179,7 +179,7 @@ class Machine:
             "aide": self._key_help, "quitter": self._key_quit, "annuler": self._key_undo,
             "manuel": self._key_manual, "egalite": self._key_tie, "edition": self._key_edit,
             "modif": self._key_amend, "ecarter": self._key_discard,
-            "rejet": self._key_reject, "precedent": self._key_previous,
+            "rejet": self._key_reject, "voisin": self._key_neighbour,
             "postes": self._key_stations,
         }.get(self.mode or "")
         if handler is not None:
@@ -436,8 +436,8 @@ class Machine:
             return
         kind, item = rows[self.cursor] if rows else (None, None)
         if name in ("return", "enter"):
-            if kind == "lecture" and item.precedent:
-                self.mode = "precedent"  # the arbiter says which coup, first
+            if kind == "lecture" and item.neighbour:
+                self.mode = "voisin"  # the arbiter says which coup, first
             elif kind == "lecture":
                 self.confirm(item.seq)
             elif kind == "sans":
@@ -486,23 +486,25 @@ class Machine:
         elif name == "tab":
             self.arbiter_screen = not self.arbiter_screen
 
-    def _key_previous(self, name: str, text: str) -> None:
-        """« coup précédent ? »: P files the reading under the coup it fits, G keeps it."""
+    def _key_neighbour(self, name: str, text: str) -> None:
+        """« coup précédent ? » / « coup suivant ? »: P (précédent) or S (suivant) files the
+        reading under the coup it fits, G keeps it where it was filed."""
         self.mode = None
         reading = self.selected_reading()
-        if reading is None or not reading.precedent:
+        if reading is None or not reading.neighbour:
             return
-        before = int(reading.precedent["coup"])
-        if name == "p":
-            if self._record("classement", {"lecture": reading.seq, "coup": before}):
-                self.message = (f"bulletin classé au coup {before} : "
+        other = int(reading.neighbour["coup"])
+        if name == ("p" if other < reading.coup else "s"):
+            if self._record("classement", {"lecture": reading.seq, "coup": other}):
+                self.message = (f"bulletin classé au coup {other} : "
                                 + self._proposal_text(reading.seq))
         elif name == "g":
             if self._record("classement", {"lecture": reading.seq, "coup": reading.coup}):
                 self.message = (f"bulletin gardé au coup {reading.coup} : "
                                 + self._proposal_text(reading.seq))
         else:
-            self.message = "bulletin laissé en attente (coup précédent ?)"
+            self.message = (f"bulletin laissé en attente "
+                            f"({neighbour_question(reading.coup, other)})")
 
     # -- the steps ------------------------------------------------------------------------------
     def advance(self) -> None:

@@ -43,6 +43,7 @@ from .journal import (
     Event,
     JournalBase,
     JournalError,
+    JournalStale,
     decode,
     encode,
     games_dir,
@@ -443,11 +444,15 @@ class PgJournal(JournalBase):
             return self._notices.pop(0) if self._notices else None
 
     # -- writing -----------------------------------------------------------------------------------
-    def _insert(self, conn, kind: str, text: str, station: str, at: float, key: str) -> Event:
-        """One event in its own transaction; the event already there when the key is known."""
+    def _insert(self, conn, kind: str, text: str, station: str, at: float, key: str,
+                after: int | None = None) -> Event:
+        """One event in its own transaction; the event already there when the key is known.
+        ``after``: only if the game's last event is still that one (the row lock holds it)."""
         with conn.transaction():
             seq = conn.execute("UPDATE games SET last_seq = last_seq + 1 WHERE id = %s "
                                "RETURNING last_seq", (self.game_id,)).fetchone()[0]
+            if after is not None and seq != after + 1:
+                raise _Stale()  # leaves the transaction: the number is given back
             known = conn.execute("SELECT seq, kind, data, station, at FROM events "
                                  "WHERE game = %s AND idem_key = %s", (self.game_id, key)
                                  ).fetchone()
@@ -459,15 +464,21 @@ class PgJournal(JournalBase):
             conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{self.game_id}:{seq}"))
         return decode(seq, kind, text, station, at)
 
-    def _send(self, conn, kind: str, text: str, station: str, at: float, key: str) -> Event:
+    def _send(self, conn, kind: str, text: str, station: str, at: float, key: str,
+              after: int | None = None) -> Event:
         try:
-            return self._insert(conn, kind, text, station, at, key)
+            return self._insert(conn, kind, text, station, at, key, after)
         except _Known as known:
             return replace(known.event, duplicate=True)
+        except _Stale:
+            raise JournalStale(after) from None
 
     def append(self, kind: str, data: dict[str, Any] | None = None, station: str | None = None,
-               key: str | None = None) -> Event:
-        """Commit one event on the server, or, out of reach, keep it in the local queue."""
+               key: str | None = None, after: int | None = None) -> Event:
+        """Commit one event on the server, or, out of reach, keep it in the local queue.
+
+        ``after`` (a check and its write as one transaction) needs the server: out of
+        reach, such an append is refused (JournalError), never queued unchecked."""
         text = encode(data)
         station = station or self.station
         key = key or uuid.uuid4().hex  # every event has one: a resend is never doubled
@@ -475,11 +486,20 @@ class PgJournal(JournalBase):
         with self._mutex:
             if self._closed:
                 raise JournalError("journal fermé")
+            if not self._online and after is not None:
+                raise JournalError("base de données injoignable : cette modification doit être "
+                                   "vérifiée par le serveur, rien n'est enregistré ; réessayez "
+                                   "dans un instant")
             if self._online:
                 try:
-                    event = self._send(self._conn, kind, text, station, at, key)
+                    event = self._send(self._conn, kind, text, station, at, key, after)
                 except LINK_ERRORS as exc:
                     self._go_offline(exc)  # committed or not, the key decides when resent
+                    if after is not None:
+                        raise JournalError("base de données injoignable : cette modification "
+                                           "n'est peut-être pas enregistrée ; réessayez dans un "
+                                           "instant (un nouvel essai ne compte jamais deux "
+                                           "fois)") from exc
                 except psycopg.Error as exc:
                     raise JournalError(f"écriture dans la base impossible ({pg_reason(exc)}) : "
                                        "cette action n'est pas enregistrée, ce qui l'était "
@@ -747,6 +767,10 @@ def latest_game(url: str) -> str | None:
     finally:
         conn.close()
     return str(row[0]) if row else None
+
+
+class _Stale(Exception):
+    """Another event was written since the one a conditional append names (rolls back)."""
 
 
 class _Known(Exception):

@@ -5,10 +5,13 @@ If the reader cannot be imported or cannot work (no trained model yet), each
 photo still gives a clear result — "illisible", with the reason — and the
 arbiter types the fields: nothing stops the game.
 
-A bulletin is read against the coup being collected (its legal moves exist
-as soon as its tirage is out). One that fits no move of that coup but fits
-one of the coup before is marked « coup précédent ? » and waits for the
-arbiter: a photo is never filed under another coup by the reader alone.
+A bulletin is read against the coup it is filed under (the coup being
+collected, or the one a station's page showed; its legal moves exist as soon
+as its tirage is out). One that fits no move of that coup but fits one of a
+neighbour — the coup before, or the coup after where its tirage is out (a
+photo taken as the juge-arbitre moved on) — is marked « coup précédent ? » or
+« coup suivant ? » and waits for the arbiter: a photo is never filed under
+another coup by the reader alone.
 The correction screen shows the photo straightened (:func:`bulletin_image`).
 """
 
@@ -20,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .session import Session
+from .session import Session, neighbour_question
 
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp"}
 FIELDS = ("table", "word", "ref", "score")
@@ -90,7 +93,8 @@ def _unavailable(photo: str, reason: str) -> dict:
 #: a reading with one of these statuses found no bulletin content to match against a coup
 _NO_CONTENT = {"illisible", "bulletin_non_trouve", "photo_floue", "photo_sombre",
                "bulletin_vierge", "plusieurs_bulletins"}
-PREVIOUS_MESSAGE = "coup précédent ? : ce bulletin ne correspond à aucun coup du coup {coup}"
+NEIGHBOUR_MESSAGE = "{question} : ce bulletin ne correspond à aucun coup du coup {coup}, mais " \
+    "à un coup du coup {other}"
 
 
 def collecting_coup(session: Session) -> int | None:
@@ -135,11 +139,22 @@ def _fields(reading) -> dict:
     return fields
 
 
+def neighbours(session: Session, coup: int) -> list[int]:
+    """The coups next to ``coup`` a bulletin may belong to: the one before, and the one
+    after once its tirage is out (its legal moves are known)."""
+    out = [coup - 1] if coup > 1 else []
+    game = session.game
+    if game is not None and coup < len(game.coups) and game.coups[coup].tirage:
+        out.append(coup + 1)
+    return out
+
+
 def read_photo(path: str | Path, session: Session, coup: int, previous: bool = True) -> dict:
     """Read one photo for ``coup`` against the game's legal moves; the ``lecture`` event data.
 
     ``previous``: when the bulletin fits no move of ``coup``, it is read again against
-    coup − 1's moves; if it fits there, the event says so (« coup précédent ? »).
+    the moves of each neighbour (:func:`neighbours`); if it fits one, the event says so
+    (``voisin``: « coup précédent ? » or « coup suivant ? »), for the arbiter to decide.
     """
     path = Path(path)
     named = photo_fields(path)
@@ -157,16 +172,23 @@ def read_photo(path: str | Path, session: Session, coup: int, previous: bool = T
              if values.get(k)}
     if extra:
         data["extra"] = extra
-    if previous and coup > 1 and reading.status not in _NO_CONTENT and reading.word is not None \
+    if previous and reading.status not in _NO_CONTENT and reading.word is not None \
             and reading.word.value and (not reading.legal or reading.flagged):
-        before = _read(photo, session, coup - 1)
-        # it fits the coup before, and better than this one (a move there, read without doubt)
-        if before.legal and (not reading.legal or not before.flagged):
-            data["precedent"] = {"coup": coup - 1, "fields": _fields(before),
-                                 "flagged": list(before.flagged),
-                                 "cells": {k: list(v) for k, v in before.cell_keys.items() if v}}
+        best = None
+        for other in neighbours(session, coup):
+            there = _read(photo, session, other)
+            # it fits that coup, and better than this one (a move there, read without doubt)
+            if there.legal and (not reading.legal or not there.flagged) and (
+                    best is None or (best[1].flagged and not there.flagged)):
+                best = (other, there)
+        if best is not None:
+            other, there = best
+            data["voisin"] = {"coup": other, "fields": _fields(there),
+                              "flagged": list(there.flagged),
+                              "cells": {k: list(v) for k, v in there.cell_keys.items() if v}}
             data["status"] = "a_verifier"
-            data["message"] = PREVIOUS_MESSAGE.format(coup=coup)
+            data["message"] = NEIGHBOUR_MESSAGE.format(
+                question=neighbour_question(coup, other), coup=coup, other=other)
     return data
 
 

@@ -9,6 +9,7 @@ import pygame
 
 from .correction_screen import draw_arbiter, wrap
 from .machine import Machine
+from .session import neighbour_question
 from .stations.panel import panel_prompt
 
 __all__ = ["compose", "draw_arbiter"]
@@ -55,17 +56,19 @@ def _prompt(machine: Machine) -> list[str]:
                 "O ou Entrée : rejeter (toutes les lettres retournent au sac) · "
                 "autre touche : le garder",
                 "Après le rejet : Espace pour un nouveau tirage aléatoire, M pour le taper"]
-    if mode == "precedent":
+    if mode == "voisin":
         reading = machine.selected_reading()
-        if reading is None or not reading.precedent:
+        if reading is None or not reading.neighbour:
             return []
-        before = reading.precedent
-        values = {k: (v or {}).get("value") for k, v in (before.get("fields") or {}).items()}
+        other = reading.neighbour
+        values = {k: (v or {}).get("value") for k, v in (other.get("fields") or {}).items()}
         read = " ".join(str(values.get(k) or "—") for k in ("table", "word", "ref", "score"))
-        return [f"Coup précédent ? Ce bulletin ne correspond à aucun coup du coup {reading.coup}, "
-                f"mais à un coup du coup {before['coup']} : {read}",
-                f"P : le classer au coup {before['coup']} · G : le garder au coup {reading.coup} "
-                "· autre touche : décider plus tard"]
+        question = neighbour_question(reading.coup, int(other["coup"]))
+        key = "P" if int(other["coup"]) < reading.coup else "S"
+        return [f"{question.capitalize()} Ce bulletin ne correspond à aucun coup du coup "
+                f"{reading.coup}, mais à un coup du coup {other['coup']} : {read}",
+                f"{key} : le classer au coup {other['coup']} · G : le garder au coup "
+                f"{reading.coup} · autre touche : décider plus tard"]
     return []
 
 

@@ -22,7 +22,7 @@ from engine.move import Move
 from engine.movegen import generate_moves, top_moves
 from engine.results import GameResults, Player, ResultsError, ResultsSettings, decision_from_dict
 
-from .journal import Event, JournalBase, JournalError
+from .journal import Event, JournalBase, JournalError, JournalStale
 
 #: The steps of a coup, in order; "accueil" before the first, "fin" after the last.
 STEPS = ("accueil", "tirage", "annonce", "chrono", "ramassage", "top", "correction", "fin")
@@ -94,8 +94,9 @@ class Reading:
     flagged: tuple[str, ...] = ()  # fields the reader asks the arbiter to check
     cells: dict[str, list[str]] = field(default_factory=dict)  # field -> the reader's cell keys
     hints: tuple[str, ...] = ()  # the reader's doubts (READER_HINTS), not faults
-    #: {"coup": n, "fields", "cells", "flagged"}: fits no move of its coup but one of coup n
-    precedent: dict | None = None
+    #: {"coup": n, "fields", "cells", "flagged"}: fits no move of its coup but one of coup n,
+    #: the coup before or the coup after (« coup précédent ? », « coup suivant ? »)
+    neighbour: dict | None = None
     changed: int = 0  # seq of its last change (read, edited): stations compare it, never overwrite
     station: str | None = None  # the network station that sent the photo (kiosk.stations)
 
@@ -105,6 +106,17 @@ class Reading:
         data.update({name: f.get("value") for name, f in self.fields.items()})
         data["coup"] = self.coup
         return data
+
+
+def neighbour_question(coup: int, other: int) -> str:
+    """« coup précédent ? » or « coup suivant ? »: a bulletin filed under ``coup`` that fits
+    coup ``other`` instead."""
+    return "coup précédent ?" if other < coup else "coup suivant ?"
+
+
+class Stale(Exception):
+    """Something was written since the state a conditional :meth:`Session.record` was checked
+    at: nothing written; sync, check again."""
 
 
 @dataclass
@@ -150,6 +162,7 @@ class Session:
         self.stations: dict[str, dict] = {}  # station id → its « poste » event, block, revoked
         self.uploads: dict[str, dict] = {}  # upload id → its « photo » event (+ "lecture" seq)
         self.confirmed_by: dict[tuple[int, int], str | None] = {}  # (coup, table) → station
+        self.activity: dict[str, float] = {}  # who wrote (event's station) → when, last
 
     def rebuild(self) -> None:
         """Replay the whole journal (start, resume, undo, another station's write).
@@ -191,6 +204,7 @@ class Session:
                         ValueError, AttributeError, IndexError) as exc:
                     return event, _reason(exc)
             self.applied = event.seq
+            self.activity[event.station] = event.at
         return None
 
     def sync(self) -> bool:
@@ -214,18 +228,24 @@ class Session:
                 self.rebuild()  # the state may be half changed: replay, setting it aside
                 return True
             self.applied = event.seq
+            self.activity[event.station] = event.at
         return True
 
     def record(self, kind: str, data: dict[str, Any] | None = None, station: str | None = None,
-               key: str | None = None) -> dict:
+               key: str | None = None, after: int | None = None) -> dict:
         """Apply an event, then commit it to the journal; returns the data as recorded.
 
         A refused action (GameError, DrawError, ResultsError) raises SessionError
         and writes nothing. ``station``: who did it, when not this journal's station;
-        ``key``: the action's idempotency key (a retry with the same key writes nothing).
+        ``key``: the action's idempotency key (a retry with the same key writes nothing);
+        ``after``: the event the caller's checks were made at (:attr:`applied` then): if
+        anything was written since, :class:`Stale` is raised and nothing is written (the
+        store checks it under its write lock, so the check and the write are one).
         """
         data = dict(data or {})
         self.sync()
+        if after is not None and self.applied != after:
+            raise Stale(after)
         try:
             self._apply(kind, data, self.applied + 1)
         except (GameError, DrawError, ResultsError, SessionError, KeyError, TypeError,
@@ -233,7 +253,10 @@ class Session:
             self.rebuild()  # the engine may have changed part of its state before refusing
             raise SessionError(_reason(exc)) from exc
         try:
-            event = self.journal.append(kind, data, station, key)
+            event = self.journal.append(kind, data, station, key, after=after)
+        except JournalStale as exc:
+            self.rebuild()  # our event was applied here first: replay without it
+            raise Stale(after) from exc
         except JournalError as exc:
             self.rebuild()
             raise SessionError(str(exc)) from exc
@@ -245,6 +268,7 @@ class Session:
             self.rebuild()  # another station wrote in between: replay in the journal's order
         else:
             self.applied = event.seq
+            self.activity[event.station] = event.at
         if kind in CHECKPOINT_AFTER:
             self.journal.checkpoint()
         return data
@@ -408,7 +432,7 @@ class Session:
                                     str(data.get("status", "ok")), str(data.get("message", "")),
                                     data.get("photo"), extra, tuple(data.get("flagged") or ()),
                                     dict(data.get("cells") or {}), hints,
-                                    data.get("precedent") or None,
+                                    data.get("voisin") or data.get("precedent") or None,
                                     changed=seq, station=data.get("poste"))
         if data.get("envoi") in self.uploads:  # a network station's photo, now read
             self.uploads[data["envoi"]]["lecture"] = seq
@@ -434,14 +458,15 @@ class Session:
         reading.changed = seq
 
     def _on_classement(self, data: dict, seq: int) -> None:
-        """The arbiter files a reading under a coup (« coup précédent ? » answered)."""
+        """The arbiter files a reading under a coup (« coup précédent ? », « coup suivant ? »
+        answered)."""
         reading = self.pending.get(int(data["lecture"]))
         if reading is None:
             raise ResultsError("bulletin déjà confirmé ou inconnu")
         coup = int(data["coup"])
         if not 1 <= coup <= len(self.game.coups):
             raise ResultsError(f"coup {coup} pas encore commencé")
-        before = reading.precedent or {}
+        before = reading.neighbour or {}
         # read again against that coup's moves: its fields, but what the arbiter typed stays
         if before.get("coup") == coup:
             typed = {n: f for n, f in reading.fields.items() if f.get("arbitre")}
@@ -449,7 +474,7 @@ class Session:
             reading.cells = dict(before.get("cells") or reading.cells)
             reading.flagged = tuple(n for n in before.get("flagged") or () if n not in typed)
         reading.coup = coup
-        reading.precedent = None
+        reading.neighbour = None
         reading.changed = seq
 
     def _on_absent(self, data: dict, seq: int) -> None:

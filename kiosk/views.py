@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from display.view import PAGE_SECONDS, Countdown, RankLine, Screen, Top, View
 
 from .machine import EDITABLE, FIELD_NAMES, Machine, outcome_text
-from .session import HINT_TEXTS, READER_HINTS, Reading
+from .session import HINT_TEXTS, READER_HINTS, Reading, neighbour_question
 
 #: « Tirages aléatoires » on the welcome screen: label and value read as one phrase
 _DRAW_MODES = {"aleatoire": "aléatoires", "manuel": "tapés à la main (sac réel)",
@@ -131,11 +131,11 @@ class ArbiterRow:
     table: int | None = None
     name: str = ""  # the player's name, when the table is known
     #: what the arbiter should know besides the rules' reasons: the reader's doubts,
-    #: « coup précédent ? », whether a zero's reason was told to the player
+    #: « coup précédent ? » / « coup suivant ? », whether a zero's reason was told to the player
     notes: tuple[str, ...] = ()
     told: bool | None = None  # a recorded zero: motif indiqué au joueur (5.7)
     seq: int | None = None  # the reading's event, for a waiting bulletin
-    previous: int | None = None  # « coup précédent ? »: the coup the bulletin fits
+    previous: int | None = None  # « coup précédent/suivant ? »: the other coup the bulletin fits
 
 
 def _field_text(name: str, value: object) -> str:
@@ -243,10 +243,10 @@ def arbiter_rows(machine: Machine) -> list[ArbiterRow]:
         proposed, reasons, _ = _proposal(s, reading)
         status = reading.message or reading.status
         notes = [HINT_TEXTS[h] for h in reading.hints]
-        previous = int(reading.precedent["coup"]) if reading.precedent else None
+        previous = int(reading.neighbour["coup"]) if reading.neighbour else None
         if previous is not None:
-            notes.insert(0, f"coup précédent ? il correspond à un coup du coup {previous} : "
-                         f"Entrée pour décider")
+            notes.insert(0, f"{neighbour_question(reading.coup, previous)} il correspond à un "
+                         f"coup du coup {previous} : Entrée pour décider")
         if reading.coup != coup.number:
             status = f"coup {reading.coup} : {status}"
             reasons = f"bulletin du coup {reading.coup}" + (f" ; {reasons}" if reasons else "")

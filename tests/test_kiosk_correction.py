@@ -132,16 +132,16 @@ def test_point1_lire_reads_against_the_coup_being_collected_and_asks_coup_preced
     assert "b-table1.jpg : coup précédent ?" in out and "a-table2.jpg : coup précédent" not in out
     s.sync()
     late, right = sorted(s.pending.values(), key=lambda r: r.photo)[::-1]
-    assert right.coup == 2 and right.precedent is None
+    assert right.coup == 2 and right.neighbour is None
     assert right.bulletin_dict()["word"] == best.word
     # never filed under another coup by the reader: it waits, listed under coup 2
-    assert late.coup == 2 and late.precedent["coup"] == 1
+    assert late.coup == 2 and late.neighbour["coup"] == 1
     to_correction(machine, clock)
     rows = arbiter_rows(machine)
     assert any("coup précédent ?" in " ".join(r.notes) for r in rows if r.seq == late.seq)
     machine.cursor = [r.seq for r in machine.pending()].index(late.seq)
     machine.key("return")  # Enter asks which coup first, records nothing
-    assert machine.mode == "precedent" and "coup 1" in " ".join(_prompt(machine))
+    assert machine.mode == "voisin" and "coup 1" in " ".join(_prompt(machine))
     assert not events(machine, "classement")
     machine.key("p")  # filed under coup 1, with what was read against coup 1's moves
     assert [e.data for e in events(machine, "classement")] == [{"lecture": late.seq, "coup": 1}]
@@ -160,6 +160,46 @@ def test_point1_lire_reads_against_the_coup_being_collected_and_asks_coup_preced
     other.session.journal.close()
     assert main(["lire", str(folder), "--partie", str(tmp_path / "x" / "p.partie")]) == 2
     assert "aucun chrono encore lancé" in capsys.readouterr().err
+
+
+def test_a_photo_filed_under_the_coup_before_asks_coup_suivant(tmp_path, lexicon):
+    """The race at a coup change: a phone still showing coup 1 photographs a coup 2 bulletin
+    (the juge-arbitre has just started coup 2's chrono). Read against coup 1, it fits coup 2:
+    « coup suivant ? », never filed by the reader alone; S files it under coup 2."""
+    machine, clock = start(tmp_path, lexicon)
+    to_correction(machine, clock)
+    s = machine.session
+    machine.key("o")  # the top to everybody: coup 1 is done
+    next_coup(machine)
+    to_chrono(machine)  # coup 2's chrono: its tirage is out
+    best = s.moves(2)[1][0]
+    path = photo(tmp_path, "table2-coup2.jpg", 2, best.word, best.ref, best.score, seed=9)
+    data = read_photo(path, s, 1)  # filed under the coup the phone showed
+    assert data["coup"] == 1 and data["voisin"]["coup"] == 2, data.get("message")
+    assert data["message"].startswith("coup suivant ?") and data["status"] == "a_verifier"
+    # a coup 2 bulletin filed under coup 2 fits there: no question
+    assert "voisin" not in read_photo(path, s, 2)
+    seq = machine.add_reading(data)
+    to_correction(machine, clock)
+    late = s.pending[seq]
+    assert late.coup == 1 and late.neighbour["coup"] == 2
+    rows = arbiter_rows(machine)
+    assert any("coup suivant ?" in " ".join(r.notes) for r in rows if r.seq == seq)
+    machine.cursor = [r.seq for r in machine.pending()].index(seq)
+    machine.key("return")
+    assert machine.mode == "voisin"
+    prompt = " ".join(_prompt(machine))
+    assert "Coup suivant ?" in prompt and "S : le classer au coup 2" in prompt
+    machine.key("p")  # not the key for the coup after: nothing filed
+    assert not events(machine, "classement") and "coup suivant ?" in machine.message
+    machine.key("return")
+    machine.key("s")
+    assert [e.data for e in events(machine, "classement")] == [{"lecture": seq, "coup": 2}]
+    filed = s.pending[seq]
+    assert filed.coup == 2 and filed.bulletin_dict()["word"] == best.word
+    machine.cursor = [r.seq for r in machine.pending()].index(seq)
+    machine.key("return")
+    assert s.results.decision(2, 2).score == best.score, machine.message
 
 
 # -- point 2 -------------------------------------------------------------------------------------

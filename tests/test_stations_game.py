@@ -80,9 +80,9 @@ def correct_on_phone(browser, machine, number, table, truth, jpeg):
 
     card, seq = wait_for(the_card, timeout=90)
     reading = s.pending[seq]
-    if reading.precedent:  # « coup précédent ? »: it is this coup's bulletin
+    if reading.neighbour:  # « coup précédent/suivant ? »: it is this coup's bulletin
         press(browser, card.find_element("css selector", ".garder"))
-        wait_for(lambda: (s.sync(), not s.pending[seq].precedent)[1], timeout=30)
+        wait_for(lambda: (s.sync(), not s.pending[seq].neighbour)[1], timeout=30)
         reading = s.pending[seq]
         card = wait_for(lambda: (lambda c: c[0] if c and c[0].find_element(
             "css selector", ".actions").is_displayed() else None)(

@@ -20,11 +20,12 @@ import os
 import re
 import time
 import unicodedata
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from ..machine import OUTCOME_WORDS
-from ..session import HINT_TEXTS, Reading, Session, SessionError
+from ..session import HINT_TEXTS, Reading, Session, SessionError, Stale, neighbour_question
 from . import network
 
 FIELDS = ("table", "word", "ref", "score", "raccord")  # the console's form (kiosk.form)
@@ -38,6 +39,8 @@ STEP_WORDS = {"accueil": "avant le premier coup", "tirage": "tirage", "annonce":
 #: a field read with less confidence than this is marked doubtful (as on the console)
 LOW_CONFIDENCE = 0.9
 MAX_NAME = 40
+#: a conditional write that keeps meeting other writes is refused after this many tries
+STALE_TRIES = 20
 _ID = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
 _TOKEN = re.compile(r"^[A-Za-z0-9_-]{32,128}$")
 _LETTERS = re.compile(r"^[A-Za-z?]*$")
@@ -144,14 +147,28 @@ class Hub:
             self._scan()
         return changed
 
-    def _record(self, kind: str, data: dict, station: dict | None) -> dict:
+    def _record(self, kind: str, data: dict, station: dict | None,
+                check: Callable[[], Any] | None = None) -> dict:
+        """Journal one event for ``station``. ``check`` (raises :class:`Refused`) is run on the
+        state the event is written at: the check and the write are one transaction (the
+        journal refuses the write if anything was written since the check, under its write
+        lock; then the state is synced and checked again)."""
         name = f"poste:{station['id']}" if station else None
-        try:
-            recorded = self.session.record(kind, data, station=name)
-        except SessionError as exc:
-            raise Refused(409, str(exc)) from exc
-        self._scan()
-        return recorded
+        for _ in range(STALE_TRIES):
+            if check is not None:
+                check()
+            try:
+                recorded = self.session.record(
+                    kind, data, station=name, after=self.session.applied if check else None)
+            except Stale:
+                self.sync()
+                continue
+            except SessionError as exc:
+                raise Refused(409, str(exc)) from exc
+            self._scan()
+            return recorded
+        raise Refused(503, "trop d'écritures en même temps sur la partie : réessayez dans un "
+                           "instant (rien n'a été enregistré)")
 
     @property
     def seq(self) -> int:
@@ -375,32 +392,32 @@ class Hub:
         self.sync()
         if action in self._done:
             return self._done[action]
-        reading = self.session.pending.get(seq)
-        if reading is None:
-            raise self._closed(seq)
         version = body.get("version")
-        ours = self._action_seqs.get(action, set())
-        if version != reading.changed and reading.changed not in ours:
-            raise Refused(409, f"ce bulletin vient d'être modifié par {self._who(reading.changed)}"
-                               " : vérifiez la nouvelle lecture", lecture=self.reading(reading))
-        if what == "classer":  # « coup précédent ? » answered: the coup it belongs to
-            if not reading.precedent:
-                raise Refused(409, "ce bulletin n'attend pas de choix de coup")
+        reading = self._unchanged(seq, version, action)
+        if what == "classer":  # « coup précédent ? » / « coup suivant ? » answered
             try:
                 coup = int(body.get("coup"))
             except (TypeError, ValueError):
                 raise Refused(400, "numéro de coup attendu") from None
-            if coup not in (reading.coup, int(reading.precedent["coup"])):
-                raise Refused(400, f"coup {coup} : ni le coup {reading.coup} ni le coup "
-                                   f"{reading.precedent['coup']}")
+
+            def may_file() -> None:
+                reading = self._unchanged(seq, version, action)
+                if not reading.neighbour:
+                    raise Refused(409, "ce bulletin n'attend pas de choix de coup")
+                other = int(reading.neighbour["coup"])
+                if coup not in (reading.coup, other):
+                    raise Refused(400, f"coup {coup} : ni le coup {reading.coup} ni le coup "
+                                       f"{other}")
+
             self._record("classement", {"lecture": seq, "coup": coup, "poste": station["id"],
-                                        "action": action}, station)
+                                        "action": action}, station, may_file)
             reading = self.session.pending[seq]
             return {"ok": True, "message": f"bulletin classé au coup {coup}",
                     "lecture": self.reading(reading)}
         if what == "ecarter":
             self._record("ecarte", {"lecture": seq, "coup": reading.coup, "poste": station["id"],
-                                    "action": action}, station)
+                                    "action": action}, station,
+                         lambda: self._unchanged(seq, version, action))
             answer = {"ok": True, "message": "bulletin écarté (il reste dans le journal)"}
             self._done[action] = answer
             return answer
@@ -408,22 +425,36 @@ class Hub:
         if not isinstance(fields, dict) or set(fields) - set(FIELDS):
             raise Refused(400, "champs inconnus (table, mot, référence, score, raccord)")
         clean = {name: clean_field(name, value) for name, value in fields.items()}
-        if what == "confirmer":
-            if reading.precedent:
-                raise Refused(409, f"coup précédent ? Ce bulletin correspond au coup "
-                                   f"{reading.precedent['coup']} : dites d'abord à quel coup il "
-                                   "appartient")
-            self._check_confirm(reading, {**self._values(reading), **clean})
         current = self._values(reading)
         changed = {name: value for name, value in clean.items() if value != current.get(name)}
+
+        def may_edit() -> None:
+            reading = self._unchanged(seq, version, action)
+            if what == "confirmer":
+                self._confirmable(reading, {**self._values(reading), **clean})
+
         if changed:  # one event for the whole form, as the console writes it
             self._record("edition", {"lecture": seq, "fields": changed, "poste": station["id"],
-                                     "action": action}, station)
-            reading = self.session.pending[seq]
+                                     "action": action}, station, may_edit)
+        else:
+            may_edit()
+        reading = self.session.pending[seq]
         if what == "modifier":
             return {"ok": True, "message": "modifications enregistrées",
                     "lecture": self.reading(reading)}
-        return self._confirm(station, reading, action)
+        return self._confirm(station, seq, version, action)
+
+    def _unchanged(self, seq: int, version: Any, action: str) -> Reading:
+        """Reading ``seq`` as the arbiter saw it (version ``version``), or why not: confirmed,
+        set aside or changed by someone else since (never overwritten silently). A change
+        this same action made (a confirmation after its edit) is the arbiter's own."""
+        reading = self.session.pending.get(seq)
+        if reading is None:
+            raise self._closed(seq)
+        if version != reading.changed and reading.changed not in self._action_seqs.get(action, ()):
+            raise Refused(409, f"ce bulletin vient d'être modifié par {self._who(reading.changed)}"
+                               " : vérifiez la nouvelle lecture", lecture=self.reading(reading))
+        return reading
 
     @staticmethod
     def _values(reading: Reading) -> dict:
@@ -433,7 +464,14 @@ class Hub:
             values["raccord"] = "".join(raccord) if isinstance(raccord, list) else raccord
         return values
 
-    def _check_confirm(self, reading: Reading, values: dict) -> None:
+    def _confirmable(self, reading: Reading, values: dict) -> None:
+        """A reading may be confirmed with ``values``: its coup is settled (not « coup
+        précédent ? » / « coup suivant ? »), its top known, its table known and free."""
+        if reading.neighbour:
+            other = int(reading.neighbour["coup"])
+            raise Refused(409, f"{neighbour_question(reading.coup, other)} Ce bulletin "
+                               f"correspond au coup {other} : dites d'abord à quel coup il "
+                               "appartient")
         s = self.session
         coup = s.game.coups[reading.coup - 1]
         if coup.top is None:
@@ -452,17 +490,23 @@ class Hub:
                                f"{by} : rien n'a été remplacé ; écartez ce bulletin s'il est en "
                                "double, ou voyez le juge-arbitre")
 
-    def _confirm(self, station: dict, reading: Reading, action: str) -> dict:
+    def _confirm(self, station: dict, seq: int, version: Any, action: str) -> dict:
         s = self.session
-        bulletin = reading.bulletin_dict()
+
+        def may_confirm() -> None:
+            reading = self._unchanged(seq, version, action)
+            self._confirmable(reading, self._values(reading))
+
+        may_confirm()
+        reading = s.pending[seq]
         refused = len(s.refused)
         # a zero's reason is given with the bulletin (5.7), as at the console
-        self._record("bulletin", {"coup": reading.coup, "bulletin": bulletin,
-                                  "lecture": reading.seq, "poste": station["id"],
-                                  "action": action, "motif_indique": True}, station)
-        if len(s.refused) > refused:  # the console confirmed the same table a moment before
+        self._record("bulletin", {"coup": reading.coup, "bulletin": reading.bulletin_dict(),
+                                  "lecture": seq, "poste": station["id"],
+                                  "action": action, "motif_indique": True}, station, may_confirm)
+        if len(s.refused) > refused:  # the journal refused it on replay (never silently)
             raise Refused(409, s.refused[-1])
-        table = bulletin["table"]
+        table = reading.bulletin_dict()["table"]
         decision = s.results.decision(table, reading.coup)
         answer = {"ok": True, "message": f"table {table} : "
                   f"{OUTCOME_WORDS.get(decision.outcome.value)}, {decision.score} points",
@@ -516,9 +560,10 @@ class Hub:
                 notes.append(f"une autre photo de la table {table} attend"
                              + (f" (poste de {sender})" if sender else " (console)"))
         notes += [HINT_TEXTS[h] for h in reading.hints if h in HINT_TEXTS]
-        if reading.precedent:
-            notes.append(f"coup précédent ? Ce bulletin correspond au coup "
-                         f"{reading.precedent['coup']} : à quel coup est-il ?")
+        if reading.neighbour:
+            other = int(reading.neighbour["coup"])
+            notes.append(f"{neighbour_question(reading.coup, other)} Ce bulletin correspond au "
+                         f"coup {other} : à quel coup est-il ?")
         sender = s.stations.get(reading.station or "")
         envoi = index["envoi"].get(reading.seq)
         return {"seq": reading.seq, "coup": reading.coup, "version": reading.changed,
@@ -527,7 +572,7 @@ class Hub:
                 "message": reading.message, "champs": fields,
                 "decision": self._proposal(reading), "notes": notes,
                 "poste": sender["nom"] if sender else "console",
-                "precedent": int(reading.precedent["coup"]) if reading.precedent else None,
+                "voisin": int(reading.neighbour["coup"]) if reading.neighbour else None,
                 "image": self.image_of(reading.seq) is not None}
 
     def _index(self) -> dict:

@@ -77,7 +77,7 @@ def stations_view(session: Session, now: float | None = None) -> StationsView | 
     if not net:
         return None
     now = time.time() if now is None else now
-    activity = session.journal.activity()
+    activity = session.activity
     waiting_by: dict[str, int] = {}
     for reading in session.pending.values():
         if reading.station:

@@ -291,12 +291,12 @@ function fill(card, r) {
   const notes = el.querySelector(".notes");
   notes.textContent = "";
   for (const n of r.notes) { const li = document.createElement("li"); li.textContent = n; notes.appendChild(li); }
-  // « coup précédent ? »: the arbiter says which coup, before confirming
+  // « coup précédent ? » / « coup suivant ? »: the arbiter says which coup, before confirming
   const choose = el.querySelector(".classer");
-  choose.hidden = !r.precedent;
-  el.querySelector(".actions").hidden = Boolean(r.precedent);
-  if (r.precedent) {
-    el.querySelector(".vers-precedent").textContent = `C'est le coup ${r.precedent}`;
+  choose.hidden = !r.voisin;
+  el.querySelector(".actions").hidden = Boolean(r.voisin);
+  if (r.voisin) {
+    el.querySelector(".vers-voisin").textContent = `C'est le coup ${r.voisin}`;
     el.querySelector(".garder").textContent = `C'est le coup ${r.coup}`;
   }
   if (r.image) loadImage(r.seq, el.querySelector(".page"));
@@ -318,8 +318,8 @@ function wire(card) {
   const el = card.element;
   const form = el.querySelector(".edition");
   el.querySelector(".confirmer").addEventListener("click", () => act(card, "confirmer", {}));
-  el.querySelector(".vers-precedent").addEventListener("click",
-    () => act(card, "classer", null, undefined, card.reading.precedent));
+  el.querySelector(".vers-voisin").addEventListener("click",
+    () => act(card, "classer", null, undefined, card.reading.voisin));
   el.querySelector(".garder").addEventListener("click",
     () => act(card, "classer", null, undefined, card.reading.coup));
   el.querySelector(".ecarter").addEventListener("click", () => {
