@@ -4,9 +4,11 @@ PY := $(VENV)/bin/python
 export SDL_AUDIODRIVER ?= dummy
 export PYGAME_HIDE_SUPPORT_PROMPT := 1
 # The kill -9 loop's repetitions: a few in make test, the full 50 in make test-long; the
-# PostgreSQL fault loop (server and room kiosk killed): 2 rounds in make test, 12 in test-long.
+# PostgreSQL fault loop (server and room kiosk killed): 2 rounds in make test, 12 in test-long;
+# the club game corrected on phones: 3 coups and 2 phones in make test, 12 coups and 3 phones.
 LONG_CRASH_POINTS ?= 50
 LONG_FAULT_POINTS ?= 12
+LONG_STATIONS_COUPS ?= 12
 
 .PHONY: bootstrap demo kiosk test test-long bench lint lock lock-upgrade clean
 
@@ -27,7 +29,8 @@ test: bootstrap
 # The long repetitions of the tests marked « long » (the kill -9 loop: 50 kill points).
 test-long: bootstrap
 	SDL_VIDEODRIVER=dummy KIOSK_CRASH_POINTS=$(LONG_CRASH_POINTS) \
-		KIOSK_FAULT_POINTS=$(LONG_FAULT_POINTS) $(PY) -m pytest -m long
+		KIOSK_FAULT_POINTS=$(LONG_FAULT_POINTS) KIOSK_STATIONS_COUPS=$(LONG_STATIONS_COUPS) \
+		$(PY) -m pytest -m long
 
 bench: bootstrap
 	SDL_VIDEODRIVER=dummy $(PY) scripts/bench.py

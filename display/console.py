@@ -3,8 +3,9 @@
 The kiosk builds the view from its machine; this module only draws it: the
 step bar with the key for the next step, the tirage and its validity, the
 countdown, every move of the coup best first (once the chrono has started),
-the last announcement and the voice's state, messages, and over all of it the
-help, a dialog or the tied-tops chooser. The correction screen is the kiosk's:
+the last announcement and the voice's state, messages, the arbiter stations'
+line, and over all of it the help, a dialog, the tied-tops chooser or the stations
+panel (a QR code to scan, the address and code to type, the stations). The correction screen is the kiosk's:
 ``draw_console`` hands it the body rectangle through ``body``.
 """
 
@@ -38,7 +39,9 @@ class ConsoleMove:
 
 @dataclass(frozen=True)
 class Overlay:
-    """Drawn over the console: ``aide``, ``dialogue`` or ``egalite`` (the tied-tops chooser)."""
+    """Drawn over the console: ``aide``, ``dialogue``, ``egalite`` (the tied-tops chooser) or
+    ``postes`` (the arbiter stations: ``qr`` to scan, ``side`` under it, one line a station
+    in ``lines``, ``cursor`` the one chosen, ``note`` the keys)."""
 
     kind: str
     title: str
@@ -47,6 +50,10 @@ class Overlay:
     moves: tuple[ConsoleMove, ...] = ()  # egalite: every tie
     cursor: int = 0
     typed: str = ""
+    qr: tuple[tuple[bool, ...], ...] = ()  # postes: the QR code's modules (dark = True)
+    side: tuple[str, ...] = ()  # postes: the address and the code, under the QR code
+    head: str = ""  # postes: the columns of ``lines``
+    note: str = ""  # postes: the keys
 
 
 @dataclass(frozen=True)
@@ -70,6 +77,7 @@ class ConsoleView:
     message: str = ""
     system: tuple[str, ...] = ()  # French system messages, newest last
     room: str = ""  # what the room shows now, in words
+    stations: str = ""  # the arbiter stations in one line (« postes : 3 · coup 2 : 87 / 120 … »)
     overlay: Overlay | None = None
     correction: bool = False  # the body is the correction screen (drawn by the kiosk)
     extra: tuple = field(default=(), compare=True)  # anything that must force a redraw
@@ -249,7 +257,7 @@ def _footer(p: _Painter, view: ConsoleView, rect: pygame.Rect) -> None:
         y += p.text(view.message, (x, y), size, theme.ACCENT, width).height
     else:
         y += fonts.font(size).get_linesize()
-    for text in (view.voice, *view.system[-2:]):
+    for text in (view.stations, view.voice, *view.system[-2:]):
         if text and y + fonts.font(size).get_linesize() <= rect.bottom:
             y += p.text(text, (x, y), size, theme.TEXT_DIM, width).height
 
@@ -259,10 +267,68 @@ def _box(p: _Painter, rect: pygame.Rect) -> None:
     pygame.draw.rect(p.surface, theme.ACCENT, rect, 3, border_radius=p.line // 2)
 
 
+def draw_qr(surface: pygame.Surface, matrix, rect: pygame.Rect) -> pygame.Rect:
+    """A QR code, black on white, as large as fits ``rect`` in whole pixels per module (a
+    phone's camera reads sharp modules best); returns where it went."""
+    n = len(matrix)
+    module = max(1, min(rect.width, rect.height) // max(1, n))
+    side = module * n
+    placed = pygame.Rect(rect.x + (rect.width - side) // 2, rect.y, side, side)
+    surface.fill((255, 255, 255), placed)
+    for y, row in enumerate(matrix):
+        for x, dark in enumerate(row):
+            if dark:
+                surface.fill((0, 0, 0), (placed.x + x * module, placed.y + y * module,
+                                         module, module))
+    return placed
+
+
+def _stations(p: _Painter, overlay: Overlay, area: pygame.Rect) -> None:
+    line = p.line
+    w, h = area.size
+    size = fonts.size_for_ink(line * 0.62)
+    box = pygame.Rect(area.x + w // 24, area.y + line // 2, w - w // 12, h - line)
+    _box(p, box)
+    x, y = box.x + line, box.y + line // 2
+    y += p.text(overlay.title, (x, y), fonts.size_for_ink(line * 0.7), theme.ACCENT,
+                box.width - 2 * line).height + line // 2
+    bottom = box.bottom - round(line * 1.4)
+    qr_side = max(0, min(box.width * 2 // 5, bottom - y - round(line * 2.6)))
+    left_w = max(qr_side, box.width // 4)
+    if overlay.qr and qr_side:
+        placed = draw_qr(p.surface, overlay.qr, pygame.Rect(x, y, left_w, qr_side))
+        below = placed.bottom + line // 3
+    else:
+        below = y
+    for i, text in enumerate(overlay.side):
+        big = fonts.size_for_ink(line * (0.9 if i else 0.62))
+        below += p.text(text, (x, below), big, theme.ACCENT if i else theme.TEXT,
+                        left_w).height + line // 4
+    left = x + left_w + line
+    width = box.right - line - left
+    if overlay.head:
+        y += p.text(overlay.head, (left, y), fonts.size_for_ink(line * 0.55), theme.TEXT_DIM,
+                    width).height + line // 3
+    step = round(line * 1.2)
+    rows = max(1, (bottom - y) // step)
+    first = max(0, min(overlay.cursor - rows // 2, len(overlay.lines) - rows))
+    for i in range(first, min(len(overlay.lines), first + rows)):
+        if i == overlay.cursor:
+            pygame.draw.rect(p.surface, SELECTED, (left - line // 3, y - 2,
+                                                   width + 2 * (line // 3), step))
+        p.text(overlay.lines[i], (left, y), size, theme.TEXT, width)
+        y += step
+    p.text(overlay.note, (x, bottom + line // 4), fonts.size_for_ink(line * 0.55),
+           theme.TEXT_DIM, box.width - 2 * line)
+
+
 def _overlay(p: _Painter, overlay: Overlay, area: pygame.Rect) -> None:
     line = p.line
     w, h = area.size
     size = fonts.size_for_ink(line * 0.62)
+    if overlay.kind == "postes":
+        _stations(p, overlay, area)
+        return
     if overlay.kind == "aide":
         box = pygame.Rect(area.x + w // 12, area.y + line, w - w // 6, h - 2 * line)
         _box(p, box)

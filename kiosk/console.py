@@ -5,7 +5,8 @@
 the chrono runs, dialogs, help, messages in French); :class:`ConsoleWindow` is
 the window on the laptop's screen, or beside the room window when there is
 only one screen. During the correction its body is the correction screen
-(:func:`kiosk.screens.draw_arbiter`).
+(:func:`kiosk.screens.draw_arbiter`). The arbiter stations (key Q: QR code,
+address, code, stations) are shown here only: the room never sees the secret.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from engine.tiles import RACK_SIZE
 
 from .machine import HELP, Machine
 from .screens import _prompt, draw_arbiter
+from .stations.panel import panel_overlay, stations_view, summary
 from .views import room_view
 
 log = logging.getLogger("kiosk.systeme")
@@ -158,6 +160,8 @@ def _overlay(machine: Machine) -> Overlay | None:
         return Overlay("egalite", f"Tops à égalité ({len(ties)})", tuple(lines),
                        moves=moves, cursor=machine.tie_cursor, typed=machine.buffer)
     prompt = _prompt(machine)
+    if mode == "postes" and not prompt:  # the panel, unless a removal awaits its O
+        return panel_overlay(stations_view(machine.session), machine.stations_cursor)
     if not prompt:
         return None
     return Overlay("dialogue", prompt[0], tuple(prompt[1:]))
@@ -186,7 +190,7 @@ def console_view(machine: Machine, voice: str = "", system: tuple[str, ...] = ()
         moves_note=note, announcement=machine.last_announcement or "", voice=voice,
         message=machine.message, system=system,
         room=ROOM_WORDS[(room or room_view(machine)).screen],
-        overlay=_overlay(machine), correction=correction,
+        stations=summary(stations_view(s)), overlay=_overlay(machine), correction=correction,
         extra=(s.applied, machine.cursor, machine.edit_field, machine.buffer, machine.mode)
         if correction else ())
 

@@ -20,7 +20,6 @@ from display import fonts, theme, tiles
 from .form import FORM_FIELDS, FORM_NAMES
 from .machine import Machine
 from .reading import BulletinImage, bulletin_image
-from .stations.panel import stations_view, summary
 from .views import ArbiterRow, arbiter_rows, doubtful_boxes, propose_values
 
 LOW = (255, 120, 90)  # a doubtful field, its boxes on the photo
@@ -398,9 +397,6 @@ def draw_arbiter(machine: Machine, surface: pygame.Surface) -> ScreenInfo:
     threshold = s.results.settings.warning_threshold
     status = (f"{waiting} à confirmer · {missing} sans résultat · {done} enregistré(s) · "
               f"avertissements : 5 points dès le {threshold}e")
-    stations = summary(stations_view(s))  # the arbiters' phones, when the stations are open
-    if stations:
-        status += f" · {stations}"
     _text(surface, status, (x, y), m.small, theme.TEXT_DIM, width)
     y += m.small + m.row_gap * 2
     bottom = m.h - m.message_bar - m.small - m.row_gap

@@ -37,15 +37,18 @@ def lexicon():
 #: what only the console shows, with its resting value
 CONSOLE_STATE = {"mode": None, "message": "", "buffer": "", "cursor": 0, "tie_cursor": 0,
                  "arbiter_screen": True, "undo_what": None, "form": None, "zoom": False,
-                 "raw_photo": False}
+                 "raw_photo": False, "stations_cursor": 0, "stations_revoking": None}
 
 
 def console_texts(machine) -> set[str]:
-    """What only the console may show in this state: help, dialogs, messages, correction."""
+    """What only the console may show in this state: help, dialogs, messages, correction, the
+    arbiter stations (their panel's texts, join address with its secret, code)."""
     from kiosk.machine import HELP
     from kiosk.screens import _prompt
+    from kiosk.stations.panel import panel_texts, stations_view
 
     texts = {what for _, what in HELP} | set(_prompt(machine))
+    texts |= panel_texts(stations_view(machine.session))
     if machine.message:
         texts.add(machine.message)
     if machine.step == "correction":
@@ -68,6 +71,10 @@ def check_room_free_of_console(machine) -> None:
     forbidden = console_texts(machine)
     drawn = {text for text, _ in render(seen, ROOM_SURFACE()).texts}
     assert not drawn & forbidden, drawn & forbidden
+    secret = (machine.session.network or {}).get("cle")
+    if secret:  # the join secret (and its code) nowhere on the room, not even inside a text
+        code = machine.session.network["code"]
+        assert not [t for t in drawn if secret in t or code in t], drawn
     assert "Touches du juge-arbitre" not in drawn and "Tops à égalité" not in " ".join(drawn)
 
 
@@ -641,3 +648,53 @@ def test_top_to_all_leaves_out_a_table_whose_bulletin_waits(tmp_path, lexicon):
     assert "1 joueur(s) ont un bulletin à confirmer" in machine.message
     machine.key("return")  # table 2's bulletin decides: a warning, not the top
     assert machine.session.results.decision(2, 1).outcome.value == "avertissement"
+
+
+def test_the_stations_panel_is_the_consoles_never_the_rooms(tmp_path, lexicon):
+    """Q opens the stations panel (QR code, address, code, stations) on the console; every
+    key below is checked by the fixture: the room view and its texts never change with it.
+    The console's pixels hold a QR code that scans to the join link; the room's none."""
+    import cv2
+    import numpy as np
+
+    from display.console import draw_console
+    from kiosk.console import console_view
+    from kiosk.stations.hub import Hub
+
+    machine, clock = start(tmp_path, lexicon)
+    hub = Hub(Session(Journal.open(tmp_path / "p.partie", station="postes"), lexicon),
+              tmp_path / "photos")
+    link = hub.open("127.0.0.1", 8765, "127.0.0.1")["lien"]
+    for name, token in (("Anne", "a" * 40), ("Marc", "m" * 40)):
+        hub.join(name, token, secret=hub.session.network["cle"])
+    hub.set_block(hub.station_for("a" * 40), {"de": 1, "a": 2})
+    go_to_correction(machine, clock)
+    machine.session.sync()
+    pygame.font.init()
+    console, room = pygame.Surface((1366, 768)), pygame.Surface((1280, 720))
+
+    def scan(surface):
+        pixels = np.transpose(pygame.surfarray.array3d(surface), (1, 0, 2))[:, :, ::-1].copy()
+        return cv2.QRCodeDetector().detectAndDecode(pixels)[0]
+
+    view = console_view(machine)
+    assert view.stations.startswith("postes : 2 · coup 1 : 0 / 3 corrigés")  # the footer
+    machine.key("q")
+    view = console_view(machine)
+    assert machine.mode == "postes" and view.overlay.kind == "postes"
+    texts = draw_console(view, console)
+    assert any(t.startswith("Anne · tables 1 à 2 · il y a ") for t in texts)
+    assert any(t.startswith("Marc · toutes · ") for t in texts)
+    assert f"code {machine.session.network['code']}" in texts
+    assert scan(console) == link  # a phone's camera gets the join link with the secret
+    render(room_view(machine), room)
+    assert scan(room) == ""  # the projector never shows it
+    machine.key("down")  # Marc
+    machine.key("delete")
+    assert "Retirer le poste de Marc ?" in console_view(machine).overlay.title
+    machine.key("o")
+    assert machine.message.startswith("poste de Marc retiré")
+    assert [line for line in console_view(machine).overlay.lines if "Marc" in line] == []
+    machine.key("escape")
+    assert machine.mode is None
+    hub.session.journal.close()

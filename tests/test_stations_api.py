@@ -13,9 +13,13 @@ import pygame
 import pytest
 from stations_support import Station, new_game, photo, to_correction, wait_for
 
+from display.console import draw_console
+from display.render import render
 from engine.lexicon import Lexicon
+from kiosk.console import console_view
 from kiosk.stations.launch import StationsProcess
-from kiosk.stations.panel import draw_stations, revoke, stations_view, summary
+from kiosk.stations.panel import revoke, stations_view, summary
+from kiosk.views import room_view
 
 
 @pytest.fixture(scope="module")
@@ -261,13 +265,19 @@ def test_console_panel_shows_stations_progress_and_a_qr_code_that_scans(game):
         " / 6 corrigés"
     assert summary(view).startswith("postes : ") and "Q : postes" in summary(view)
     pygame.init()
-    surface = pygame.Surface((1280, 720))
-    draw_stations(surface, view, pygame.Rect(40, 40, 1200, 640))
-    pixels = np.transpose(pygame.surfarray.array3d(surface), (1, 0, 2))[:, :, ::-1].copy()
-    decoded, _, _ = cv2.QRCodeDetector().detectAndDecode(pixels)
-    assert decoded == server.url  # the phone's camera gets the join link with the secret
     machine.key("q")
     assert machine.mode == "postes"
+    console, room = pygame.Surface((1366, 768)), pygame.Surface((1280, 720))
+    texts = draw_console(console_view(machine), console)  # the juge-arbitre's window
+    assert any(t.startswith("Marie · toutes · il y a ") for t in texts)
+    render(room_view(machine), room)  # the projector's, at the same moment
+
+    def scan(surface):
+        pixels = np.transpose(pygame.surfarray.array3d(surface), (1, 0, 2))[:, :, ::-1].copy()
+        return cv2.QRCodeDetector().detectAndDecode(pixels)[0]
+
+    assert scan(console) == server.url  # the phone's camera gets the join link with the secret
+    assert scan(room) == ""
     machine.key("escape")
     assert machine.mode is None
 

@@ -38,9 +38,11 @@ def lexicon():
 def check(found: dict) -> None:
     assert found["final_step"] == "fin"
     assert found["frames"] > 30 and found["console_frames"] > 10
-    assert found["keys"] >= len({"h", "u", "p", "t", "escape"})  # typed in the console window
+    assert found["keys"] >= len({"h", "u", "p", "t", "q", "escape"})  # typed in the console
     assert {"aide", "annuler", "quitter"} <= set(found["modes"])
-    assert {"aide", "dialogue"} <= set(found["overlays"])  # …and shown there
+    assert {"aide", "dialogue", "postes"} <= set(found["overlays"])  # …and shown there
+    assert "postes" in found["modes"] and found["qr_room"] == ""  # no QR code on the room
+    assert found["qr_console"]  # the console's QR code scans to the join link
     assert {"accueil", "coup", "annonce", "classement", "fin"} <= set(found["room_screens"])
     assert found["ids"][0] != found["ids"][1]
 

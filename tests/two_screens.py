@@ -3,8 +3,9 @@
 Used by ``tests/test_two_screens.py`` in-process (SDL dummy) and as a script under a
 real X server (Xvfb): ``python tests/two_screens.py OUT_DIR`` prints its findings as JSON.
 At every frame the room window's pixels must be exactly what the room view alone draws,
-while the juge-arbitre's keys (typed in the console window) open the help, dialogs and the
-tied-tops chooser on the console.
+while the juge-arbitre's keys (typed in the console window) open the help, dialogs, the
+tied-tops chooser and the arbiter stations' panel (its QR code carries the join secret) on the
+console: the console's pixels scan to the join link, the room's to nothing.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import json
 import sys
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pygame
 
@@ -29,6 +31,7 @@ from kiosk.journal import Journal  # noqa: E402
 from kiosk.machine import Machine  # noqa: E402
 from kiosk.runner import run_window  # noqa: E402
 from kiosk.session import Config, Session  # noqa: E402
+from kiosk.stations.hub import Hub  # noqa: E402
 from kiosk.views import room_view  # noqa: E402
 from kiosk.voice import FileVoice  # noqa: E402
 
@@ -38,8 +41,15 @@ SCRIPT = {
     "annonce": ["u"],  # « Annuler la dernière étape ? » (the autopilot says no)
     "chrono": ["p"],  # pause (the autopilot resumes)
     "ramassage": ["t"],  # tied tops, or the message that there is only one
+    "top": ["q"],  # the arbiter stations' panel: QR code, address, code (the autopilot closes it)
     "correction": ["escape"],  # « Quitter ? » (the autopilot says no)
 }
+
+
+def scan(surface: pygame.Surface) -> str:
+    """What a phone's camera reads on a window's pixels: the QR code's text, or ""."""
+    pixels = np.transpose(pygame.surfarray.array3d(surface), (1, 0, 2))[:, :, ::-1].copy()
+    return cv2.QRCodeDetector().detectAndDecode(pixels)[0]
 
 
 def scripted_game(out_dir: Path, lexicon=None, room_size=(640, 360)) -> dict:
@@ -47,6 +57,12 @@ def scripted_game(out_dir: Path, lexicon=None, room_size=(640, 360)) -> dict:
     config = Config(seed=3, seconds=10, warning=5, players=players(), max_coups=2)
     journal = Journal.create(out_dir / "d.partie", {"lexicon_sha256": lexicon.sha256},
                              first=("partie", config.to_dict()))
+    # the stations are open (as their server opens them) and one arbiter has joined
+    hub = Hub(Session(Journal.open(out_dir / "d.partie", station="postes"), lexicon),
+              out_dir / "photos")
+    link = hub.open("127.0.0.1", 8765, "127.0.0.1")["lien"]
+    hub.join("Anne", "a" * 40, secret=hub.session.network["cle"])
+    hub.session.journal.close()
     clock = VirtualClock()
     machine = Machine(Session(journal, lexicon), clock)
     autopilot = Autopilot(machine, out_dir, photos=False, advance=clock.advance)
@@ -54,7 +70,8 @@ def scripted_game(out_dir: Path, lexicon=None, room_size=(640, 360)) -> dict:
     room = RoomDisplay.open(window_size=room_size, position=(0, 0))
     console = ConsoleWindow.open(window_size=(683, 384), position=(room_size[0] + 10, 0))
     found = {"frames": 0, "modes": [], "overlays": [], "console_frames": 0, "keys": 0,
-             "room_screens": [], "ids": [room.id, console.id], "steps": []}
+             "room_screens": [], "ids": [room.id, console.id], "steps": [],
+             "qr_console": None, "qr_room": None}
     posted: set[tuple[int, str]] = set()
     room_show, room_pump, console_show = room.show, room.pump_events, console.show
 
@@ -67,6 +84,9 @@ def scripted_game(out_dir: Path, lexicon=None, room_size=(640, 360)) -> dict:
         assert np.array_equal(drawn, pygame.surfarray.array3d(fresh)), \
             f"room frame differs from its view (step {machine.step}, mode {machine.mode})"
         found["frames"] += 1
+        if machine.mode == "postes" and found["qr_room"] is None:
+            found["qr_room"] = scan(room.surface)
+            assert found["qr_room"] == "", "the join link on the room's screen"
         if machine.mode and machine.mode not in found["modes"]:
             found["modes"].append(machine.mode)
         if view.screen.value not in found["room_screens"]:
@@ -96,6 +116,8 @@ def scripted_game(out_dir: Path, lexicon=None, room_size=(640, 360)) -> dict:
             overlay = console.view.overlay
             if overlay is not None and overlay.kind not in found["overlays"]:
                 found["overlays"].append(overlay.kind)
+            if overlay is not None and overlay.kind == "postes":
+                found["qr_console"] = scan(console.surface) == link
         return shown
 
     act = autopilot.act

@@ -1,9 +1,10 @@
 """The juge-arbitre's view of the stations: join code, QR code, who corrects what, progress.
 
-:func:`stations_view` is a plain view model computed from the session (the
-console draws it however it likes); :func:`draw_stations` is the pygame
-drawing the kiosk uses, and :func:`panel_key` the keys of the panel (↑ ↓ choose
-a station, Suppr revoke it after a confirmation, Échap close).
+:func:`stations_view` is a plain view model computed from the session;
+:func:`panel_overlay` makes it the console's panel (key Q, drawn by
+:mod:`display.console` in the juge-arbitre's window only — never on the room's),
+and :func:`panel_key` the keys of the panel (↑ ↓ choose a station, Suppr revoke
+it after a confirmation, Échap close).
 
 The QR code is made by segno (pure Python, no dependency, well kept): a QR
 encoder is Reed-Solomon codes, masks and version tables — not worth our own.
@@ -15,9 +16,7 @@ import time
 from dataclasses import dataclass
 from functools import lru_cache
 
-import pygame
-
-from display import fonts, theme
+from display.console import Overlay
 
 from ..session import Session
 
@@ -71,12 +70,25 @@ def progress_coup(session: Session) -> int:
     return len(session.game.played()) if session.game is not None else 0
 
 
+_VIEWS: dict[tuple, StationsView] = {}
+
+
 def stations_view(session: Session, now: float | None = None) -> StationsView | None:
-    """What the console shows of the stations; None when the station server never opened."""
+    """What the console shows of the stations; None when the station server never opened.
+    Made once per journal change and second (the console asks 30 times a second)."""
     net = session.network
     if not net:
         return None
     now = time.time() if now is None else now
+    key = (id(session), session.applied, int(now))
+    if key not in _VIEWS:
+        if len(_VIEWS) > 8:
+            _VIEWS.clear()
+        _VIEWS[key] = _stations_view(session, net, now)
+    return _VIEWS[key]
+
+
+def _stations_view(session: Session, net: dict, now: float) -> StationsView:
     activity = session.activity
     waiting_by: dict[str, int] = {}
     for reading in session.pending.values():
@@ -167,63 +179,29 @@ def panel_prompt(machine) -> list[str]:
             "autre touche : garder"]
 
 
-def _text(surface, text: str, pos: tuple[int, int], size: int, colour, width: int) -> int:
-    size = fonts.fit_size(text, width, size)
-    image = fonts.font(size).render(text, True, colour)
-    surface.blit(image, pos)
-    return image.get_height()
-
-
-def draw_qr(surface: pygame.Surface, matrix, rect: pygame.Rect) -> None:
-    """The QR code, black on white, as large as fits ``rect`` (whole pixels per module)."""
-    n = len(matrix)
-    module = max(1, min(rect.width, rect.height) // n)
-    side = module * n
-    left, top = rect.x + (rect.width - side) // 2, rect.y
-    pygame.draw.rect(surface, (255, 255, 255), (left, top, side, side))
-    for y, row in enumerate(matrix):
-        for x, dark in enumerate(row):
-            if dark:
-                surface.fill((0, 0, 0), (left + x * module, top + y * module, module, module))
-
-
-def draw_stations(surface: pygame.Surface, view: StationsView | None, rect: pygame.Rect,
-                  selected: int = 0) -> None:
-    """The panel: QR code and code on the left, the stations on the right, progress on top."""
-    pygame.draw.rect(surface, theme.PANEL, rect)
-    pygame.draw.rect(surface, theme.ACCENT, rect, 3)
-    line = max(12, rect.height // 22)
-    x, y = rect.x + line, rect.y + line // 2
+def panel_overlay(view: StationsView | None, selected: int = 0) -> Overlay:
+    """The panel (key Q) as the console draws it (:mod:`display.console`, kind ``postes``):
+    QR code, address and code on the left, a line per station on the right."""
     if view is None:
-        _text(surface, "Postes d'arbitrage fermés (kiosk nouvelle/reprendre --postes)",
-              (x, y), line, theme.TEXT, rect.width - 2 * line)
-        return
-    y += _text(surface, f"Postes d'arbitrage — coup {view.coup} : {view.progress} · "
-               f"{view.waiting} bulletin(s) à confirmer", (x, y), int(line * 1.1), theme.ACCENT,
-               rect.width - 2 * line) + line // 2
-    qr_side = min(rect.width // 3, rect.bottom - y - 4 * line)
-    draw_qr(surface, view.qr, pygame.Rect(x, y, qr_side, qr_side))
-    below = y + qr_side + line // 3
-    below += _text(surface, view.address, (x, below), line, theme.TEXT, qr_side)
-    _text(surface, f"code {view.code}", (x, below), int(line * 1.6), theme.ACCENT, qr_side)
-    left = x + qr_side + line
-    width = rect.right - left - line
-    _text(surface, "poste · tables · dernière action · à confirmer", (left, y), int(line * 0.8),
-          theme.TEXT_DIM, width)
-    y += int(line * 1.3)
+        return Overlay("postes", "Postes d'arbitrage fermés",
+                       ("relancez avec kiosk nouvelle / reprendre --postes",),
+                       note="Échap : fermer")
     active = [ln for ln in view.lines if not ln.revoked]
-    for i, ln in enumerate(active):
-        if y > rect.bottom - 3 * line:
-            _text(surface, f"… et {len(active) - i} autre(s)", (left, y), line, theme.TEXT_DIM,
-                  width)
-            break
-        if i == selected:
-            pygame.draw.rect(surface, (48, 70, 110), (left - 4, y - 2, width + 8, int(line * 1.3)))
-        _text(surface, f"{ln.name} · {ln.block} · {ln.last_activity} · {ln.waiting}",
-              (left, y), line, theme.TEXT, width)
-        y += int(line * 1.35)
-    if not active:
-        _text(surface, "aucun poste encore : scannez le code QR ou tapez l'adresse et le code",
-              (left, y), line, theme.TEXT_DIM, width)
-    _text(surface, "↑ ↓ : choisir · Suppr : retirer le poste · Échap : fermer",
-          (x, rect.bottom - int(line * 1.4)), int(line * 0.8), theme.TEXT_DIM, rect.width - 2 * line)
+    lines = tuple(f"{ln.name} · {ln.block} · {ln.last_activity} · {ln.waiting}"
+                  for ln in active)
+    if not lines:
+        lines = ("aucun poste encore : scannez le code QR ou tapez l'adresse et le code",)
+    return Overlay("postes", f"Postes d'arbitrage — coup {view.coup} : {view.progress} · "
+                   f"{view.waiting} bulletin(s) à confirmer", lines,
+                   cursor=min(selected, len(active) - 1) if active else -1, qr=view.qr,
+                   side=(view.address, f"code {view.code}"),
+                   head="poste · tables · dernière action · à confirmer",
+                   note="↑ ↓ : choisir · Suppr : retirer le poste · Échap : fermer")
+
+
+def panel_texts(view: StationsView | None) -> set[str]:
+    """What only the console may show of the stations (tests check the room never does)."""
+    if view is None:
+        return set()
+    overlay = panel_overlay(view)
+    return {overlay.title, *overlay.lines, *overlay.side, view.link, view.code, summary(view)}
