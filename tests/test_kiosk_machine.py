@@ -697,4 +697,18 @@ def test_the_stations_panel_is_the_consoles_never_the_rooms(tmp_path, lexicon):
     assert [line for line in console_view(machine).overlay.lines if "Marc" in line] == []
     machine.key("escape")
     assert machine.mode is None
+    # a phone confirms a bulletin: the console shows it at its next look at the journal
+    top = machine.session.coup.top
+    fields = {name: {"value": value, "confidence": 0.99} for name, value in
+              (("table", 2), ("word", top.word), ("ref", str(top.ref)), ("score", top.score))}
+    seq = machine.add_reading({"coup": 1, "photo": None, "status": "ok", "message": "lu",
+                               "fields": fields})
+    hub.sync()
+    hub.act(hub.station_for("a" * 40), seq, {"id": "action-anne-0001", "action": "confirmer",
+                                             "version": hub.session.pending[seq].changed})
+    before = console_view(machine)
+    machine.session.sync()  # what the kiosk's loop does every half second
+    after = console_view(machine)
+    assert after != before and "coup 1 : 1 / 3 corrigés" in after.stations
+    assert machine.session.confirmed_by[(1, 2)] == "p1"
     hub.session.journal.close()
