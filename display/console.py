@@ -292,7 +292,7 @@ def _stations(p: _Painter, overlay: Overlay, area: pygame.Rect) -> None:
     x, y = box.x + line, box.y + line // 2
     y += p.text(overlay.title, (x, y), fonts.size_for_ink(line * 0.7), theme.ACCENT,
                 box.width - 2 * line).height + line // 2
-    bottom = box.bottom - round(line * 1.4)
+    bottom = box.bottom - round(line * 2.2)
     qr_side = max(0, min(box.width * 2 // 5, bottom - y - round(line * 2.6)))
     left_w = max(qr_side, box.width // 4)
     if overlay.qr and qr_side:
@@ -318,8 +318,9 @@ def _stations(p: _Painter, overlay: Overlay, area: pygame.Rect) -> None:
                                                    width + 2 * (line // 3), step))
         p.text(overlay.lines[i], (left, y), size, theme.TEXT, width)
         y += step
-    p.text(overlay.note, (x, bottom + line // 4), fonts.size_for_ink(line * 0.55),
-           theme.TEXT_DIM, box.width - 2 * line)
+    p.wrapped(overlay.note, pygame.Rect(x, bottom + line // 4, box.width - 2 * line,
+                                        box.bottom - bottom - line // 4),
+              fonts.size_for_ink(line * 0.55), theme.TEXT_DIM, 2)
 
 
 def _overlay(p: _Painter, overlay: Overlay, area: pygame.Rect) -> None:

@@ -396,7 +396,7 @@ def _start_stations(session, args):
     if not wanted:
         return None, ""
     try:
-        server = StationsProcess.start(session.journal.path, str(session.lexicon.source),
+        server = StationsProcess.start(Locator.of(session.journal), str(session.lexicon.source),
                                        args.hote or "0.0.0.0", args.port)
     except (StationsError, OSError) as exc:
         print(f"attention : {exc}", file=sys.stderr)
@@ -405,6 +405,9 @@ def _start_stations(session, args):
     code = (session.network or {}).get("code", "")
     print(f"postes d'arbitrage : {server.url.split('?')[0]} — code {code} "
           "(code QR sur la console : touche Q)")
+    results = (session.network or {}).get("classement")
+    if results:
+        print(f"classement en direct (lecture seule) : {results}")
     return server, ""
 
 

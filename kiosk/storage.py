@@ -46,6 +46,20 @@ class Locator:
 
         return f"partie « {self.name} » ({safe_url(self.url)})"
 
+    @classmethod
+    def of(cls, journal: JournalBase) -> Locator:
+        """Where an open journal's game is (another process opens it again from this)."""
+        if isinstance(journal, Journal):
+            return cls(path=journal.path)
+        return cls(url=journal.base.url, name=journal.name)
+
+    def beside(self, suffix: str) -> Path:
+        """A file or folder of this machine that goes with the game (``-photos``,
+        ``-postes.log``): beside the file, or in the games folder for a database's game."""
+        if self.path is not None:
+            return self.path.with_name(self.path.stem + suffix)
+        return games_dir() / (file_name(self.name or "partie") + suffix)
+
     def default_out(self) -> Path:
         """Where the results go without --sortie: beside the file, or in the games folder."""
         if self.path is not None:

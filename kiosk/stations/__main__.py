@@ -21,7 +21,8 @@ def _parser() -> argparse.ArgumentParser:
 
     p = FrenchParser(prog="python -m kiosk.stations",
                       description="Serveur des postes d'arbitrage (téléphones, portables).")
-    p.add_argument("partie", help="fichier de la partie")
+    p.add_argument("partie", help="fichier de la partie (avec une base : son nom dans la base, "
+                   "l'adresse de la base dans la variable KIOSK_BASE_POSTES)")
     p.add_argument("--lexique", metavar="LISTE", help="liste de mots de la partie")
     p.add_argument("--hote", default="0.0.0.0", metavar="ADRESSE",
                    help="adresse d'écoute (défaut : toutes)")
@@ -36,9 +37,13 @@ def _parser() -> argparse.ArgumentParser:
 
 
 async def _serve(args) -> int:
+    from ..storage import Locator
+    from .launch import BASE_VARIABLE
     from .server import StationServer
 
-    server = StationServer(Path(args.partie), args.lexique, args.hote, args.port, args.lecteurs)
+    url = os.environ.get(BASE_VARIABLE)
+    where = Locator(url=url, name=args.partie) if url else Locator(path=Path(args.partie))
+    server = StationServer(where, args.lexique, args.hote, args.port, args.lecteurs)
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, server.stopping.set)

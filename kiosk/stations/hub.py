@@ -181,8 +181,11 @@ class Hub:
         self.sync()
         old = self.session.network or {}
         secret, code = old.get("cle") or network.new_secret(), old.get("code") or network.new_code()
+        results = old.get("cle_classement") or network.new_secret()
         data = {"hote": host, "port": port, "ecoute": bind, "cle": secret, "code": code,
-                "adresse": network.join_url(host, port), "lien": network.join_url(host, port, secret)}
+                "adresse": network.join_url(host, port), "lien": network.join_url(host, port, secret),
+                "cle_classement": results,
+                "classement": network.results_url(host, port, results)}
         if {k: old.get(k) for k in data} != data:
             self._record("postes", data, None)
         return data

@@ -15,7 +15,11 @@ import sys
 import time
 from pathlib import Path
 
+from ..storage import Locator
+
 START_SECONDS = 30.0
+#: the database's URL for the server process (a password stays out of the command line)
+BASE_VARIABLE = "KIOSK_BASE_POSTES"
 
 
 class StationsError(Exception):
@@ -29,12 +33,16 @@ class StationsProcess:
         self.log = log
 
     @classmethod
-    def start(cls, game: Path, lexicon: str | None, host: str = "0.0.0.0",
+    def start(cls, game: Path | Locator, lexicon: str | None, host: str = "0.0.0.0",
               port: int | None = None, workers: int | None = None,
               log: Path | None = None, timeout: float = START_SECONDS) -> StationsProcess:
-        game = Path(game)
-        log = log or game.with_name(game.stem + "-postes.log")
-        command = [sys.executable, "-m", "kiosk.stations", str(game), "--hote", host,
+        """``game``: a game file, or where a game is (:class:`~kiosk.storage.Locator`: a
+        database's game is named, its URL given through the environment, never on the
+        command line where ``ps`` would show its password)."""
+        where = game if isinstance(game, Locator) else Locator(path=Path(game))
+        log = log or where.beside("-postes.log")
+        target = str(where.path) if where.path is not None else str(where.name)
+        command = [sys.executable, "-m", "kiosk.stations", target, "--hote", host,
                    "--avec-kiosque"]
         if lexicon:
             command += ["--lexique", str(lexicon)]
@@ -45,6 +53,10 @@ class StationsProcess:
         root = str(Path(__file__).resolve().parents[2])
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(
             p for p in (root, os.environ.get("PYTHONPATH", "")) if p))
+        env.pop(BASE_VARIABLE, None)
+        if where.url is not None:
+            env[BASE_VARIABLE] = where.url
+        log.parent.mkdir(parents=True, exist_ok=True)
         with open(log, "ab") as err:
             process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                        stderr=err, env=env)

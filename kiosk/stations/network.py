@@ -64,6 +64,11 @@ def join_url(host: str, port: int, secret: str | None = None) -> str:
     return f"{base}?cle={secret}" if secret else base
 
 
+def results_url(host: str, port: int, key: str) -> str:
+    """The results page, with its own read-only key (it lets nobody join or write)."""
+    return f"http://{host}:{port}/classement?cle={key}"
+
+
 def new_secret() -> str:
     """The per-game secret carried by the QR code (128 bits)."""
     return secrets.token_urlsafe(16)

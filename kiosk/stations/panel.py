@@ -40,6 +40,7 @@ class StationsView:
     coup: int  # the coup whose progress is shown
     progress: str  # « 87 / 120 corrigés »
     waiting: int  # readings waiting for a confirmation (all stations and the console)
+    results: str = ""  # the read-only results page (its own key): /classement?cle=…
 
     @property
     def qr(self) -> tuple[tuple[bool, ...], ...]:
@@ -108,7 +109,7 @@ def _stations_view(session: Session, net: dict, now: float) -> StationsView:
     return StationsView(str(net.get("adresse", "")), str(net.get("lien", "")),
                         str(net.get("code", "")), tuple(lines), coup,
                         f"{done} / {players} corrigés" if coup else "aucun coup joué",
-                        len(session.pending))
+                        len(session.pending), str(net.get("classement", "")))
 
 
 def summary(view: StationsView | None) -> str:
@@ -196,7 +197,8 @@ def panel_overlay(view: StationsView | None, selected: int = 0) -> Overlay:
                    cursor=min(selected, len(active) - 1) if active else -1, qr=view.qr,
                    side=(view.address, f"code {view.code}"),
                    head="poste · tables · dernière action · à confirmer",
-                   note="↑ ↓ : choisir · Suppr : retirer le poste · Échap : fermer")
+                   note=(f"classement (lecture seule) : {view.results} · " if view.results else "")
+                   + "↑ ↓ : choisir · Suppr : retirer le poste · Échap : fermer")
 
 
 def panel_texts(view: StationsView | None) -> set[str]:
@@ -204,4 +206,5 @@ def panel_texts(view: StationsView | None) -> set[str]:
     if view is None:
         return set()
     overlay = panel_overlay(view)
-    return {overlay.title, *overlay.lines, *overlay.side, view.link, view.code, summary(view)}
+    return {overlay.title, *overlay.lines, *overlay.side, overlay.note, view.link, view.code,
+            summary(view), *([view.results] if view.results else [])}

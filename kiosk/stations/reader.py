@@ -24,19 +24,20 @@ def default_workers() -> int:
     return max(1, min(4, (os.cpu_count() or 2) - 1))
 
 
-def _init(game: str, lexicon: str | None) -> None:
+def _init(path: str | None, url: str | None, name: str | None, lexicon: str | None) -> None:
     global _session
     from engine.lexicon import Lexicon
 
-    from ..journal import Journal
     from ..session import Session
+    from ..storage import Locator
 
     _die_with_server()
     try:
         os.nice(5)  # the room's frames and the server's answers come first
     except OSError:
         pass
-    _session = Session(Journal.open(game, station="lecteur"), Lexicon.load(lexicon))
+    where = Locator(path=Path(path) if path else None, url=url, name=name)
+    _session = Session(where.open(station="lecteur"), Lexicon.load(lexicon))
 
 
 def _die_with_server() -> None:
@@ -94,7 +95,9 @@ def failed(photo: str, coup: int, why: str) -> dict:
                        for n in ("table", "word", "ref", "score")}}
 
 
-def pool(game: Path, lexicon: str | None, workers: int) -> ProcessPoolExecutor:
-    """Fresh interpreters (spawn): the server's threads are not copied into the workers."""
+def pool(game, lexicon: str | None, workers: int) -> ProcessPoolExecutor:
+    """Fresh interpreters (spawn): the server's threads are not copied into the workers.
+    ``game``: a :class:`~kiosk.storage.Locator` (a file, or a game of a database)."""
+    where = (str(game.path) if game.path is not None else None, game.url, game.name)
     return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
-                               initializer=_init, initargs=(str(game), lexicon))
+                               initializer=_init, initargs=(*where, lexicon))

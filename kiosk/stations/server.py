@@ -28,6 +28,7 @@ from typing import Any
 
 from aiohttp import web
 
+from ..storage import Locator
 from . import network, reader
 from .hub import Hub, Refused
 
@@ -47,6 +48,10 @@ IP_RATE, IP_BURST = 100.0, 300.0
 #: wrong codes per address before it must wait, and how long
 JOIN_FAILURES, JOIN_LOCK_SECONDS = 8, 300.0
 _BAD_NAME = re.compile(r"[/\\\x00]|\.\.")
+#: the results page: no script at all, its own inline style, reloaded every few seconds
+RESULTS_CSP = ("default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; "
+               "base-uri 'none'; form-action 'none'")
+RESULTS_REFRESH = 10
 CSP = ("default-src 'self'; img-src 'self' blob: data:; media-src 'self' blob:; "
        "style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; "
        "base-uri 'none'; form-action 'self'")
@@ -73,9 +78,9 @@ class Bucket:
 
 
 class StationServer:
-    def __init__(self, game: Path, lexicon: str | None, bind: str = "0.0.0.0",
+    def __init__(self, game: Path | Locator, lexicon: str | None, bind: str = "0.0.0.0",
                  port: int | None = None, workers: int | None = None) -> None:
-        self.game = Path(game)
+        self.game = game if isinstance(game, Locator) else Locator(path=Path(game))
         self.lexicon = lexicon
         self.bind = bind
         self.port = port
@@ -83,6 +88,11 @@ class StationServer:
         self.hub: Hub | None = None
         self.url = ""
         self._journal = ThreadPoolExecutor(1, thread_name_prefix="journal")
+        #: the results desk's own thread and connections: a ranking of all rooms never holds
+        #: up the stations' writes
+        self._desk_thread = ThreadPoolExecutor(1, thread_name_prefix="classement")
+        self._desk = None
+        self._page: tuple[tuple, str] | None = None
         self._changed = asyncio.Event()
         self._wake_due = False
         self._seen = -1
@@ -119,7 +129,7 @@ class StationServer:
         from ..cli import _open_session
 
         session = _open_session(self.game, self.lexicon, station="postes")
-        return Hub(session, self.game.with_name(self.game.stem + "-photos"))
+        return Hub(session, self.game.beside("-photos"))
 
     # -- life ---------------------------------------------------------------------------------
     async def start(self, port_given: bool = False) -> str:
@@ -168,6 +178,9 @@ class StationServer:
         if self.hub is not None:
             await asyncio.get_running_loop().run_in_executor(self._journal,
                                                              self.hub.session.journal.close)
+        if self._desk is not None:
+            await asyncio.get_running_loop().run_in_executor(self._desk_thread, self._desk.close)
+        self._desk_thread.shutdown(wait=True)
         self._journal.shutdown(wait=True)
 
     async def _sync_loop(self) -> None:
@@ -207,6 +220,7 @@ class StationServer:
         app.router.add_post("/api/photo", self.photo)
         app.router.add_post("/api/lecture/{seq:\\d{1,12}}", self.act)
         app.router.add_get("/api/image/{seq:\\d{1,12}}", self.image)
+        app.router.add_get("/classement", self.results)
         return app
 
     @web.middleware
@@ -232,7 +246,7 @@ class StationServer:
             response = _error(500, "erreur du serveur des postes : rien de ce qui était "
                                    "enregistré n'est perdu ; réessayez")
         response.headers.setdefault("Cache-Control", "no-store")
-        response.headers["Content-Security-Policy"] = CSP
+        response.headers.setdefault("Content-Security-Policy", CSP)
         response.headers["X-Content-Type-Options"] = "nosniff"
         response.headers["X-Frame-Options"] = "DENY"
         response.headers["Referrer-Policy"] = "no-referrer"
@@ -309,6 +323,70 @@ class StationServer:
         return web.FileResponse(path, headers={"Content-Type": "image/jpeg"
                                                if path.suffix == ".jpg" else "image/png"})
 
+    async def results(self, request: web.Request) -> web.Response:
+        """``/classement?cle=…``: the live ranking, read-only, behind its own key.
+
+        A tournament room's server shows the results desk of the whole tournament (every
+        room, :class:`kiosk.desk.Desk`; ``&salle=S`` one room); any other game its own
+        ranking. Its key is not the stations' secret: a results screen in the hall, or the
+        organisers' laptop, must not be able to join as an arbiter and write."""
+        expected = str((self.hub.session.network or {}).get("cle_classement") or "")
+        given = request.query.get("cle", "")[:128]
+        if not expected or not given or not network.same_secret(given, expected):
+            return _html_page(403, "Classement", "Adresse du classement incomplète ou "
+                              "périmée : demandez-la au juge-arbitre (touche Q de sa console).")
+        room = request.query.get("salle") or None
+        loop = asyncio.get_running_loop()
+        from ..journal import JournalError
+
+        try:
+            if self._tournament() is None:
+                html = await self.call(self._game_results)
+            else:
+                html = await loop.run_in_executor(self._desk_thread, self._desk_results, room)
+        except JournalError as exc:
+            return _html_page(503, "Classement", f"Classement indisponible pour l'instant "
+                              f"({exc}) : la page se recharge d'elle-même.", refresh=True)
+        if html is None:
+            return _html_page(404, "Classement", f"Salle « {room} » inconnue dans ce tournoi.")
+        html = html.replace('<meta charset="utf-8">', '<meta charset="utf-8">'
+                            f'<meta http-equiv="refresh" content="{RESULTS_REFRESH}">', 1)
+        return web.Response(text=html, content_type="text/html", charset="utf-8",
+                            headers={"Content-Security-Policy": RESULTS_CSP})
+
+    def _tournament(self) -> str | None:
+        return getattr(self.hub.session.journal, "tournament", None)
+
+    def _game_results(self) -> str:
+        """This game's ranking (the journal thread: the hub's session is up to date)."""
+        from engine.export import results_html
+
+        from ..exports import report_of
+
+        self.hub.sync()
+        return results_html(report_of(self.hub.session))
+
+    def _desk_results(self, room: str | None) -> str | None:
+        """The tournament's desk (its own thread): opened once, then kept up to date."""
+        from ..desk import Desk
+
+        journal = self.hub.session.journal
+        if self._desk is None:
+            self._desk = Desk(journal.base.url, journal.tournament, self.hub.session.lexicon)
+        moved = self._desk.refresh()
+        key = (room, tuple(sorted((r, s.applied) for r, s in self._desk.sessions.items())))
+        if moved or self._page is None or self._page[0] != key:
+            if room is None:
+                html = self._desk.page()
+            elif room in self._desk.sessions:
+                from engine.export import results_html
+
+                html = results_html(self._desk.room(room))
+            else:
+                return None
+            self._page = (key, html)
+        return self._page[1]
+
     async def photo(self, request: web.Request) -> web.Response:
         """One photo per request: ``envoi`` (upload id), ``coup``, then ``photo`` (the file)."""
         station = await self._station(request)
@@ -382,6 +460,18 @@ async def _json(request: web.Request) -> dict[str, Any]:
     if not isinstance(body, dict):
         raise Refused(400, "requête illisible (objet JSON attendu) : rien n'a été enregistré")
     return body
+
+
+def _html_page(status: int, title: str, message: str, refresh: bool = False) -> web.Response:
+    """A short French page for a browser (the results page's refusals)."""
+    from html import escape
+
+    again = f'<meta http-equiv="refresh" content="{RESULTS_REFRESH}">' if refresh else ""
+    text = (f'<!DOCTYPE html><html lang="fr"><head><meta charset="utf-8">{again}<title>'
+            f"{escape(title)}</title></head><body><h1>{escape(title)}</h1><p>{escape(message)}"
+            "</p></body></html>")
+    return web.Response(status=status, text=text, content_type="text/html", charset="utf-8",
+                        headers={"Content-Security-Policy": RESULTS_CSP})
 
 
 def _error(status: int, message: str, **extra: Any) -> web.Response:
