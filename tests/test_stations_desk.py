@@ -47,9 +47,10 @@ def tournament(tmp_path_factory, pg_url):
                      str(folder / room)]) == 0
     game = PgJournal.find_room(pg_url, name, "A")
     lexicon = Lexicon.load()
-    server = StationsProcess.start(Locator(url=pg_url, name=game), str(lexicon.source),
-                                   "127.0.0.1", 0)
     session = Session(PgJournal.open(pg_url, game, station="test"), lexicon)
+    where = Locator.of(session.journal)  # as kiosk nouvelle/reprendre --base start it
+    assert (where.url, where.name) == (pg_url, game)
+    server = StationsProcess.start(where, str(lexicon.source), "127.0.0.1", 0)
     yield server, session, name, folder
     server.stop()
     session.journal.close()
