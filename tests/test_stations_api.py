@@ -300,6 +300,29 @@ def test_late_bulletin_of_an_earlier_coup_only_when_chosen(game):
     assert status == 409 and "pas de coup 3" in data["erreur"]
 
 
+def test_a_bulletin_typed_on_a_station_is_written_once(game):
+    machine, clock, server, folder = game
+    s = machine.session
+    station = joined(server, "Typhaine")
+    top = s.moves(s.coup.number)[1][0]
+    body = {"id": "saisie-typhaine-01", "champs": {"table": "5", "word": top.word,
+                                                    "ref": str(top.ref), "score": top.score}}
+    status, data = station.post("/api/saisie", body)
+    assert status == 200 and "à confirmer" in data["message"], data
+    assert data["lecture"]["statut"] == "saisi" and data["lecture"]["poste"] == "Typhaine"
+    before = written(machine, folder)
+    status, again = station.post("/api/saisie", body)  # the answer was lost: sent again
+    assert status == 200 and again["deja"] and again["seq"] == data["seq"]
+    assert written(machine, folder) == before
+    for wrong, said in (({"id": "court", "champs": {"table": 5}}, "identifiant de saisie"),
+                        ({"id": "saisie-typhaine-02", "champs": {"word": "MOT"}}, "table"),
+                        ({"id": "saisie-typhaine-03", "champs": {"table": "x"}}, "un nombre"),
+                        ({"id": "saisie-typhaine-04", "champs": {"nom": "?"}}, "champs inconnus")):
+        status, refused = station.post("/api/saisie", wrong)
+        assert status == 400 and said in refused["erreur"], refused
+    assert written(machine, folder) == before
+
+
 def test_wrong_codes_lock_the_address_out(game):
     machine, clock, server, folder = game
     s = machine.session
@@ -309,3 +332,4 @@ def test_wrong_codes_lock_the_address_out(game):
     assert 429 in answers and answers[0] == 403
     status, data = stranger.join(code=s.network["code"])  # even the right code, for a while
     assert status == 429 and "trop de codes faux" in data["erreur"]
+

@@ -51,6 +51,10 @@ def events(machine, *kinds):
     return [e for e in machine.session.journal.events() if e.kind in kinds]
 
 
+def ident_of(session, name):
+    return next(k for k, v in session.stations.items() if v["nom"] == name)
+
+
 def card_of(browser, table):
     """The reading card of ``table``, once the photo is read and shown."""
     def find():
@@ -123,6 +127,22 @@ def test_join_by_code_photograph_confirm_edit_set_aside_offline_revoked(game, br
     browser.offline(False)
     card_of(browser, 4)
     assert len(events(machine, "photo")) == 4 and len(events(machine, "lecture")) == 4
+
+    # table 6: no photo (a torn bulletin): typed on the phone, listed, then confirmed
+    top = s.moves(1)[1][0]
+    browser.css("#bouton-saisie").click()
+    form = browser.css("#form-saisie")
+    for field, value in (("table", 6), ("word", top.word), ("ref", top.ref),
+                         ("score", top.score)):
+        form.find_element("name", field).send_keys(str(value))
+    form.find_element("css selector", "button[type=submit]").click()
+    card = card_of(browser, 6)
+    assert "saisi" in card.find_element("css selector", ".titre").text
+    card.find_element("css selector", ".confirmer").click()
+    wait_for(lambda: "table 6 :" in browser.message())
+    typed = [e for e in events(machine, "lecture") if e.data["status"] == "saisie"]
+    assert len(typed) == 1 and typed[0].data["poste"] == ident_of(s, "Lucie")
+    assert s.results.decision(6, 1).score == top.score
 
     # the juge-arbitre revokes the station: the page says so and asks to join again
     ident = next(k for k, v in s.stations.items() if v["nom"] == "Lucie")

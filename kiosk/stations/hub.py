@@ -351,6 +351,40 @@ class Hub:
         self._record("lecture", data, station)
         return self.session.uploads[envoi]["lecture"]
 
+    def typed(self, station: dict, body: Any) -> dict:
+        """A bulletin typed on the station, without a photo (the console's N): one « lecture »
+        event, then listed like a photo's reading for the arbiter to confirm. ``id`` makes a
+        retry write nothing."""
+        if not isinstance(body, dict):
+            raise Refused(400, "requête illisible")
+        action = body.get("id")
+        if not valid_id(action):
+            raise Refused(400, "identifiant de saisie manquant ou non valable")
+        self.sync()
+        known = sorted(self._action_seqs.get(action, ()))
+        if known:
+            return {"ok": True, "deja": True, "seq": known[0],
+                    "message": "bulletin déjà reçu (rien de nouveau)"}
+        number = self.check_coup(body.get("coup"))
+        fields = body.get("champs") or {}
+        if not isinstance(fields, dict) or set(fields) - set(FIELDS):
+            raise Refused(400, "champs inconnus (table, mot, référence, score, raccord)")
+        clean = {name: clean_field(name, fields.get(name)) for name in FIELDS}
+        if clean["table"] is None:
+            raise Refused(400, "table : un nombre est attendu (4 chiffres au plus)")
+        data = {"coup": number, "photo": None, "status": "saisie",
+                "message": f"tapé sur le poste de {station['nom']}",
+                "fields": {name: {"value": clean[name], "confidence": None}
+                           for name in FIELDS if name != "raccord"},
+                "poste": station["id"], "action": action}
+        if clean["raccord"]:
+            data["extra"] = {"raccord": clean["raccord"]}
+        self._record("lecture", data, station)
+        seq = min(self._action_seqs[action])
+        return {"ok": True, "seq": seq, "message": f"bulletin de la table {clean['table']} "
+                f"saisi pour le coup {number} : à confirmer",
+                "lecture": self.reading(self.session.pending[seq])}
+
     def image_of(self, seq: int) -> Path | None:
         """The rectified bulletin of a reading (else the photo itself), if a station sent it."""
         reading = self.session.pending.get(seq)

@@ -218,6 +218,7 @@ class StationServer:
         app.router.add_get("/api/etat", self.state)
         app.router.add_post("/api/bloc", self.block)
         app.router.add_post("/api/photo", self.photo)
+        app.router.add_post("/api/saisie", self.typed)
         app.router.add_post("/api/lecture/{seq:\\d{1,12}}", self.act)
         app.router.add_get("/api/image/{seq:\\d{1,12}}", self.image)
         app.router.add_get("/classement", self.results)
@@ -314,6 +315,11 @@ class StationServer:
         body = await _json(request)
         seq = int(request.match_info["seq"])
         return web.json_response(await self.call(self.hub.act, station, seq, body))
+
+    async def typed(self, request: web.Request) -> web.Response:
+        station = await self._station(request)
+        body = await _json(request)
+        return web.json_response(await self.call(self.hub.typed, station, body))
 
     async def image(self, request: web.Request) -> web.StreamResponse:
         await self._station(request)

@@ -372,7 +372,7 @@ async function sendActions() {
   while (actions.length && station) {
     const next = actions[0];
     let answer;
-    try { answer = await api("POST", "/api/lecture/" + next.seq, next.body); } catch (e) {
+    try { answer = await api("POST", next.path || "/api/lecture/" + next.seq, next.body); } catch (e) {
       await sleep(delay); delay = Math.min(delay * 2, 8000); continue;
     }
     if (answer.status >= 500 || answer.status === 429) { await sleep(delay); delay = Math.min(delay * 2, 8000); continue; }
@@ -385,6 +385,29 @@ async function sendActions() {
     if (card && !answer.ok) { card.version = null; }
   }
   sending = false;
+}
+
+// -- a bulletin typed without a photo: sent like an action (kept, retried with its id) -------
+function openTyped() {
+  if (!state || !state.coup_defaut) { say("aucun coup à corriger encore", true); return; }
+  const form = $("form-saisie");
+  form.reset();
+  form.hidden = false;
+  form.elements.table.focus();
+}
+
+function typedSent(event) {
+  event.preventDefault();
+  const form = $("form-saisie");
+  const champs = {};
+  for (const name of ["table", "word", "ref", "score", "raccord"]) {
+    const v = form.elements[name].value.trim();
+    champs[name] = name === "word" ? wordValue(v) : v.toUpperCase();
+  }
+  actions.push({ path: "/api/saisie", body: { id: newId(), coup: Number($("coup").value) || null, champs } });
+  saveActions();
+  form.hidden = true;
+  sendActions();
 }
 
 // -- photos: queued in IndexedDB, sent one at a time, retried ---------------------------------
@@ -533,6 +556,9 @@ async function init() {
   $("message").addEventListener("click", () => { $("message").hidden = true; });
   $("photo").addEventListener("change", pictures);
   $("form-bloc").addEventListener("submit", blockChosen);
+  $("bouton-saisie").addEventListener("click", openTyped);
+  $("form-saisie").addEventListener("submit", typedSent);
+  $("form-saisie").querySelector(".annuler-saisie").addEventListener("click", () => { $("form-saisie").hidden = true; });
   if (navigator.mediaDevices && navigator.mediaDevices.getUserMedia) {
     $("bouton-viseur").hidden = false;
     $("bouton-viseur").addEventListener("click", openViewfinder);
