@@ -2,21 +2,25 @@
 
 Each room is a process running its kiosk as the room does: the machine, the room
 screen drawn at 30 frames a second (SDL's dummy driver), the journal read every half
-second. Beside each room, a stations process plays its 8 arbiter stations: when the
-room's top is out, each station uploads its tables' readings (« lecture ») and
-confirms them (« bulletin »), each with its idempotency key, through one session (the
-station server's single writer, :mod:`kiosk.stations` once it lands; here the
-stations' requests go straight to the session layer, without HTTP). A results desk
-process follows the three rooms (:class:`kiosk.desk.Desk`, woken by LISTEN).
+second. Beside each room, its station server (:mod:`kiosk.stations`, its own process on
+the room's game in the database, as ``kiosk nouvelle --base`` starts it) and 8 phones
+speaking its HTTP from their own addresses: when the room's top is out, each phone types
+its tables' bulletins (``/api/saisie``, the page's « Taper un bulletin ») and confirms
+them (``/api/lecture/N``), each with its id — through the whole web layer, the server's
+checks and its one-transaction writes. Typed, not photographed: 6,750 photos would be
+hours of reading on two cores; the photo reader's own load is ``kiosk.stations.bench``.
+A results desk process follows the three rooms (:class:`kiosk.desk.Desk`, woken by
+LISTEN).
 
-Printed: corrections per second sustained (all rooms), the latency from a station's
-confirmation (its commit) to the desk having applied it (p50, p95), each room's frame
-rate and its slowest frames, with the core count. The chrono runs five times faster
+Printed: corrections per second sustained (all rooms), the latency from a phone sending
+its confirmation to its answer and to the desk having applied it (p50, p95), each room's
+frame rate and its slowest frames, with the core count. The chrono runs five times faster
 than the clock (10 s a coup, seen as 2 s) so that the bench takes a few minutes.
 """
 
 from __future__ import annotations
 
+import asyncio
 import multiprocessing as mp
 import os
 import statistics
@@ -39,16 +43,50 @@ def _lexicon():
     return Lexicon.load()
 
 
-def room(url: str, index: int, out, ready) -> None:
-    """One room kiosk: keys pressed by a scripted juge-arbitre, frames drawn at 30 fps."""
-    import pygame
+class _Silent:
+    """The voice, muted (the bench measures frames, not speech)."""
 
+    busy = False
+    error = None
+
+    def say(self, text: str, coup: int = 0) -> None:
+        pass
+
+    call = say
+
+
+class _Arbiter:
+    """The room's juge-arbitre, as the kiosk's autopilot: Space at each step, and out of the
+    correction once the stations have corrected every table."""
+
+    def __init__(self, machine) -> None:
+        self.machine = machine
+
+    def act(self) -> bool:
+        m = self.machine
+        s = m.session
+        if m.step == "fin":
+            return False
+        if m.step in ("accueil", "tirage", "annonce", "ramassage", "top") or (
+                m.step == "correction" and not s.missing_tables(s.coup.number)):
+            m.key("space")
+        return True
+
+
+PHASES = ("sync", "touches", "salle", "console")
+
+
+def room(url: str, index: int, out, ready) -> None:
+    """One room kiosk in the kiosk's own loop (:func:`kiosk.runner.run_window`): the room
+    window and the juge-arbitre's console (its correction screen follows the stations'
+    bulletins), the journal read every half second; each frame's work timed by phase."""
     from display.window import RoomDisplay
 
     from . import tournament as tour
+    from .console import ConsoleWindow
     from .machine import Machine
+    from .runner import run_window
     from .session import Session
-    from .views import room_view
 
     lexicon = _lexicon()
     t = tour.load(url, TOURNAMENT)
@@ -63,84 +101,137 @@ def room(url: str, index: int, out, ready) -> None:
     start = time.monotonic()
     machine = Machine(session, lambda: start + (time.monotonic() - start) * SPEED)
     display = RoomDisplay.open(window_size=(1280, 720))
+    console = ConsoleWindow.open(window_size=(1366, 768))
+    frames: list[tuple[float, dict, str]] = []  # work of a frame, by phase, and the step
+    marks: list[float] = []  # when each frame began
+    current: dict[str, float] = {}
+
+    def timed(phase: str, fn, last: bool = False):
+        def wrapper(*args, **kwargs):
+            t0 = time.perf_counter()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                end = time.perf_counter()
+                current[phase] = current.get(phase, 0.0) + end - t0
+                if last and marks:
+                    frames.append((end - current["debut"], dict(current), machine.step))
+        return wrapper
+
+    pump = display.pump_events
+
+    def begin(*args):
+        current.clear()
+        current["debut"] = time.perf_counter()
+        marks.append(time.monotonic())
+        return pump(*args)
+
+    display.pump_events = begin
+    session.sync = timed("sync", session.sync)
+    machine.key = timed("touches", machine.key)
+    display.show = timed("salle", display.show)
+    console.show = timed("console", console.show, last=True)
     ready.wait()
-    frames: list[float] = []
-    next_sync = 0.0
-    clock = pygame.time.Clock()
-    began = time.monotonic()
-    while machine.step != "fin":
-        t0 = time.perf_counter()
-        display.pump_events()
-        now = time.monotonic()
-        if now >= next_sync:
-            next_sync = now + 0.5
-            session.sync()
-        machine.tick()
-        step, coup = machine.step, session.coup
-        if step in ("accueil", "tirage", "annonce", "ramassage", "top"):
-            machine.key("space")
-        elif step == "correction" and not session.missing_tables(coup.number):
-            machine.key("space")
-        machine.take_effects()
-        display.show(room_view(machine))
-        frames.append(time.perf_counter() - t0)
-        clock.tick(FPS)
-    elapsed = time.monotonic() - began
-    display.close()
-    journal.close()
-    out.put(("salle", index, len(frames) / elapsed, frames, elapsed))
+    try:
+        run_window(machine, display, _Silent(), _Arbiter(machine), pace=0.05, linger=0.0,
+                   console=console)
+    finally:
+        console.close()
+        display.close()
+        journal.close()
+    elapsed = marks[-1] - marks[0] if len(marks) > 1 else 1.0
+    out.put(("salle", index, (len(marks) - 1) / elapsed, frames, elapsed))
 
 
 def stations(url: str, index: int, out, ready) -> None:
-    """The room's 8 stations: readings then confirmations for their tables, once the top is out."""
+    """The room's station server (its own process, as the kiosk starts it) and its 8 phones:
+    once the room's top is out, each phone types its tables' bulletins (« Taper un
+    bulletin ») and confirms them, over HTTP, as the phone page does."""
     from .pgjournal import PgJournal
-    from .session import Session
+    from .stations.launch import StationsProcess
+    from .storage import Locator
     from .tournament import room_game_name
 
     lexicon = _lexicon()
     name = room_game_name(TOURNAMENT, f"S{index + 1}")
     while True:
         try:
-            journal = PgJournal.open(url, name, station="postes")
+            PgJournal.open(url, name, station="banc").close()
             break
         except Exception:  # noqa: BLE001 - the room registers itself first
             time.sleep(0.2)
-    session = Session(journal, lexicon)
-    ready.wait()
-    confirms: list[tuple[int, float]] = []
-    tables = sorted(session.results.players)
+    server = StationsProcess.start(Locator(url=url, name=name), str(lexicon.source),
+                                   "127.0.0.1", 0, workers=1)
+    first = index * 1000 + 1
+    tables = list(range(first, first + PLAYERS))
     blocks = [tables[i::STATIONS] for i in range(STATIONS)]
-    done = 0
-    while done < COUPS:
-        session.sync()
-        coup = session.coup
-        if coup is None or coup.top is None or coup.number <= done:
-            time.sleep(0.05)
-            continue
-        number, top = coup.number, coup.top
-        for rank in range(max(len(b) for b in blocks)):
-            for station, block in enumerate(blocks):  # the 8 stations take turns
-                if rank >= len(block):
+    sent: dict[tuple[int, int], float] = {}  # (coup, table) → when its confirmation was sent
+    answered: list[float] = []  # confirmation sent → answered (the journal written)
+    errors: list[str] = []
+    os.nice(10)  # phones are other machines: here they must not take the rooms' share
+    ready.wait()
+    try:
+        asyncio.run(_phones(server.url, index, blocks, sent, answered, errors))
+    finally:
+        server.stop()
+    out.put(("postes", index, sent, answered, errors))
+
+
+async def _phones(url: str, index: int, blocks, sent, answered, errors) -> None:
+    await asyncio.gather(*(_phone(url, index, k, block, sent, answered, errors)
+                           for k, block in enumerate(blocks)))
+
+
+async def _phone(url: str, index: int, k: int, block: list[int], sent, answered,
+                 errors) -> None:
+    """One arbiter's phone, from its own address (127.0.0.x: the server limits requests per
+    address, and phones on the club's Wi-Fi each have theirs)."""
+    import uuid
+
+    import aiohttp
+
+    base, secret = url.split("?")[0], url.split("cle=")[1]
+    token = uuid.uuid4().hex + uuid.uuid4().hex
+    connector = aiohttp.TCPConnector(local_addr=(f"127.0.{index + 1}.{k + 2}", 0))
+    async with aiohttp.ClientSession(base_url=base, headers={"X-Jeton": token},
+                                     connector=connector) as http:
+
+        async def call(method: str, path: str, **kw) -> dict:
+            while True:
+                async with http.request(method, path, **kw) as r:
+                    data = await r.json()
+                    if r.status in (429, 503):  # as the page: wait, send the same again
+                        await asyncio.sleep(0.3)
+                        continue
+                    if r.status != 200:
+                        errors.append(f"{path} {r.status} {data.get('erreur')}")
+                    return data
+
+        await call("POST", "api/rejoindre", json={"nom": f"Poste {k + 1}", "jeton": token,
+                                                  "cle": secret})
+        await call("POST", "api/bloc", json={"de": min(block), "a": max(block)})
+        done, since = 0, -1
+        while done < COUPS:
+            state = await call("GET", "api/etat", params={"depuis": since})
+            since = state.get("seq", since)
+            number = state.get("coup_defaut") or 0
+            if not state.get("top") or number <= done or state.get("coup") != number:
+                continue  # the long poll answers at the next change
+            word, ref, score = state["top"].split(" ")
+            for table in block:
+                wrong = int(score) - (table % 11 == 0)  # some wrong scores: warnings
+                typed = await call("POST", "api/saisie", json={
+                    "id": uuid.uuid4().hex, "coup": number, "champs": {
+                        "table": str(table), "word": word, "ref": ref, "score": str(wrong)}})
+                if "lecture" not in typed:
                     continue
-                table = block[rank]
-                score = top.score - (table % 11 == 0)  # some wrong scores: warnings
-                fields = {"table": {"value": table, "confidence": 0.97},
-                          "word": {"value": top.word, "confidence": 0.95},
-                          "ref": {"value": str(top.ref), "confidence": 0.99},
-                          "score": {"value": score, "confidence": 0.98}}
-                who = f"poste:p{station + 1}"
-                key = f"p{station + 1}-{number}-{table}"
-                session.record("lecture", {"coup": number, "photo": None, "status": "ok",
-                                           "message": "lu", "fields": fields},
-                               station=who, key=key + "-envoi")
-                reading = max(session.pending)
-                bulletin = {"table": table, "word": top.word, "ref": str(top.ref), "score": score}
-                session.record("bulletin", {"coup": number, "bulletin": bulletin,
-                                            "lecture": reading}, station=who, key=key + "-ok")
-                confirms.append((number, time.time()))
-        done = number
-    journal.close()
-    out.put(("postes", index, confirms))
+                reading = typed["lecture"]
+                sent[(number, table)] = time.time()
+                t0 = time.perf_counter()
+                await call("POST", f"api/lecture/{reading['seq']}", json={
+                    "id": uuid.uuid4().hex, "action": "confirmer", "version": reading["version"]})
+                answered.append(time.perf_counter() - t0)
+            done = number
 
 
 def desk(url: str, out, ready, stop) -> None:
@@ -159,7 +250,7 @@ def desk(url: str, out, ready, stop) -> None:
         time.sleep(0.2)
     ready.wait()
     seen = {room: 0 for room in results.sessions}
-    delays: list[float] = []
+    shown: dict[tuple[int, int], float] = {}  # (coup, table) → when the desk had it applied
     while not stop.is_set():
         results.wait(0.5)
         results.refresh()
@@ -167,11 +258,11 @@ def desk(url: str, out, ready, stop) -> None:
         for room_name, session in results.sessions.items():
             for event in session.journal.events(after=seen[room_name]):
                 if event.kind == "bulletin":
-                    delays.append(now - event.at)
+                    shown[(int(event.data["coup"]), int(event.data["bulletin"]["table"]))] = now
                 seen[room_name] = event.seq
     ranking = results.overall().results.ranking()
     results.close()
-    out.put(("bureau", 0, delays, len(ranking)))
+    out.put(("bureau", 0, shown, len(ranking)))
 
 
 def main() -> int:
@@ -217,30 +308,60 @@ def main() -> int:
     return 0
 
 
+def _pct(values: list[float], q: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, int(len(values) * q))] if values else float("nan")
+
+
 def report(got: list, elapsed: float) -> None:
-    print(f"{ROOMS} salles × {PLAYERS} joueurs × {COUPS} coups, {STATIONS} postes par salle, "
-          f"PostgreSQL (fsync) ; {os.cpu_count()} cœur(s) ; {elapsed:.0f} s")
-    confirms = sorted(at for kind, _, *rest in got if kind == "postes" for _, at in rest[0])
-    if confirms:
-        span = confirms[-1] - confirms[0]
-        print(f"corrections : {len(confirms)} confirmées, {len(confirms) / max(span, 1e-9):.1f} "
-              "par seconde en moyenne sur la durée des corrections")
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"{ROOMS} salles × {PLAYERS} joueurs × {COUPS} coups, {STATIONS} postes par salle "
+          f"par HTTP, PostgreSQL (fsync) ; {os.cpu_count()} cœur(s), charge {load:.1f} ; "
+          f"{elapsed:.0f} s")
+    sent = {k: at for kind, _, *rest in got if kind == "postes" for k, at in rest[0].items()}
+    answered = [d for kind, _, *rest in got if kind == "postes" for d in rest[1]]
+    errors = [e for kind, _, *rest in got if kind == "postes" for e in rest[2]]
+    if sent:
+        times = sorted(sent.values())
+        span = times[-1] - times[0]
+        print(f"corrections : {len(sent)} confirmées sur {ROOMS * PLAYERS * COUPS}, "
+              f"{len(sent) / max(span, 1e-9):.1f} par seconde en moyenne sur la durée des "
+              "corrections")
+        print(f"confirmation envoyée → réponse du serveur : médiane "
+              f"{statistics.median(answered) * 1000:.0f} ms, p95 {_pct(answered, .95) * 1000:.0f} "
+              "ms")
     for kind, index, *rest in sorted(got, key=lambda g: (g[0], g[1])):
         if kind == "salle":
             fps, frames, room_elapsed = rest
-            slow = sum(f > 1 / FPS for f in frames)
-            worst = sorted(frames)[int(len(frames) * 0.99)] if frames else 0
+            work = [f[0] for f in frames]
+            slow = [f for f in frames if f[0] > 1 / FPS]
             print(f"salle S{index + 1} : {fps:.1f} images/s ({len(frames)} images en "
-                  f"{room_elapsed:.0f} s), {slow} image(s) de plus de 33 ms, 99e centile "
-                  f"{worst * 1000:.0f} ms")
+                  f"{room_elapsed:.0f} s), {len(slow)} image(s) de plus de 33 ms, 99e centile "
+                  f"{_pct(work, .99) * 1000:.0f} ms, plus longue {max(work or [0]) * 1000:.0f} ms")
+            if slow:  # where the slow frames' time went
+                causes: dict[str, list[float]] = {}
+                for total, phases, step in slow:
+                    phases = {**phases, "autre": total - sum(phases.get(p, 0.0) for p in PHASES)}
+                    phase = max(phases, key=lambda p: phases[p] if p != "debut" else -1.0)
+                    causes.setdefault(f"{phase} ({step})", []).append(phases[phase])
+                print("    images lentes : " + ", ".join(
+                    f"{name} ×{len(v)} (max {max(v) * 1000:.0f} ms)"
+                    for name, v in sorted(causes.items(), key=lambda kv: -len(kv[1]))[:6]))
         elif kind == "bureau":
-            delays, ranked = rest
+            shown, ranked = rest
+            delays = [shown[k] - at for k, at in sent.items() if k in shown]
             if delays:
-                delays.sort()
-                p95 = delays[int(len(delays) * 0.95)]
-                print(f"bureau des résultats : {len(delays)} bulletins suivis, confirmation → "
-                      f"bureau médiane {statistics.median(delays) * 1000:.0f} ms, p95 "
-                      f"{p95 * 1000:.0f} ms ; classement général de {ranked} joueurs")
+                print(f"bureau des résultats : {len(delays)} bulletins suivis, confirmation "
+                      f"envoyée → bureau médiane {statistics.median(delays) * 1000:.0f} ms, "
+                      f"p95 {_pct(delays, .95) * 1000:.0f} ms ; classement général de "
+                      f"{ranked} joueurs")
+            missing = len(sent) - len(delays)
+            if missing:
+                print(f"{missing} correction(s) jamais vue(s) au bureau")
+    for error in errors[:5]:
+        print(f"erreur : {error}")
+    if errors:
+        print(f"{len(errors)} refus en tout")
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import re
+import time
 
 import pygame
 
@@ -231,6 +232,7 @@ class ConsoleWindow(SdlWindow):
         super().__init__(display_index, window_size or CONSOLE_SIZE, position)
         self.view: ConsoleView | None = None
         self._machine: Machine | None = None
+        self._drawn_at = 0.0
 
     @classmethod
     def open(cls, display_index: int | None = None, window_size: tuple[int, int] | None = None,
@@ -247,14 +249,19 @@ class ConsoleWindow(SdlWindow):
         return cls.open(index, size, position)
 
     def show(self, machine: Machine, voice: str = "", system: tuple[str, ...] = (),
-             force: bool = False, room=None) -> bool:
-        """Draw the console if it changed; True when a new frame was shown."""
+             force: bool = False, room=None, wait: float = 0.0) -> bool:
+        """Draw the console if it changed; True when a new frame was shown. ``wait``: not
+        again within that many seconds of the last frame (the correction screen, redrawn
+        for every correction a phone sends, would take the room's frames)."""
         self._machine = machine
         view = console_view(machine, voice, system, room)
         if not force and view == self.view:
             return False
+        if not force and wait and time.monotonic() - self._drawn_at < wait:
+            return False
         if not self.ensure():
             return False
+        self._drawn_at = time.monotonic()
         self.view = view
         draw_console(view, self.surface, body=lambda sub: draw_arbiter(machine, sub))
         self.flip()

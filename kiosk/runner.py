@@ -31,6 +31,14 @@ from .views import room_view
 
 HEADLESS_SIZE = (1280, 720)
 FPS = 30
+#: the journal's new events applied per frame at most this long (the rest the next frames)
+SYNC_BUDGET = 0.008
+#: a frame whose work already took this long leaves the console's redraw to the next one…
+CONSOLE_AFTER = 0.012
+#: …but never for longer than this
+CONSOLE_LATEST = 0.25
+#: the correction screen follows the phones' corrections at most this often (a key: at once)
+CORRECTION_REDRAW = 0.5
 log = logging.getLogger("kiosk.systeme")
 
 
@@ -281,6 +289,7 @@ def run_window(machine: Machine, room, voice, autopilot=None, out_dir: Path | No
     close_at: float | None = None
     next_action = time.monotonic() + pace
     next_sync = 0.0
+    deferred: float | None = None  # since when the console's frame waits for a lighter one
     clock = pygame.time.Clock()
     lines = Progress(machine) if progress else None
 
@@ -293,16 +302,21 @@ def run_window(machine: Machine, room, voice, autopilot=None, out_dir: Path | No
         previous = None
     try:
         while not output.quit:
+            began = time.perf_counter()
+            keys = False
             for event in room.pump_events():
                 if event.kind == "quit":
                     machine.key("escape")
                 elif event.kind == "key":
+                    keys = True
                     machine.key(event.key, event.text)
             now = time.monotonic()
             if now >= next_sync:
                 next_sync = now + poll_other_stations
                 try:
-                    machine.session.sync()
+                    machine.session.sync(SYNC_BUDGET)
+                    if machine.session.behind:  # a burst of the stations' writes: the rest
+                        next_sync = now  # next frame, a few milliseconds a frame
                 except Exception as exc:  # noqa: BLE001 - keep the room going, say why
                     from .journal import JournalError, sqlite_reason
 
@@ -326,7 +340,17 @@ def run_window(machine: Machine, room, voice, autopilot=None, out_dir: Path | No
             system.update(voice, room, console)
             seen = room_view(machine)
             room.show(seen)
-            console.show(machine, system.voice, tuple(system.lines), room=seen)
+            # the console waits a frame when this one is already full (journal work), unless
+            # the juge-arbitre just pressed a key there: the room's frame comes first
+            full = time.perf_counter() - began >= CONSOLE_AFTER
+            if keys or not full or (deferred is not None
+                                    and time.monotonic() - deferred > CONSOLE_LATEST):
+                console.show(machine, system.voice, tuple(system.lines), room=seen,
+                             wait=0.0 if keys or machine.step != "correction" else
+                             CORRECTION_REDRAW)
+                deferred = None
+            elif deferred is None:
+                deferred = time.monotonic()
             if snapshots is not None and room.surface is not None:
                 snapshots.save(machine, room.surface, console.surface, draw=False)
             clock.tick(FPS)

@@ -10,6 +10,7 @@ score, a draw or a correction.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -163,6 +164,7 @@ class Session:
         self.uploads: dict[str, dict] = {}  # upload id → its « photo » event (+ "lecture" seq)
         self.confirmed_by: dict[tuple[int, int], str | None] = {}  # (coup, table) → station
         self.activity: dict[str, float] = {}  # who wrote (event's station) → when, last
+        self.behind = False  # sync(budget) stopped before the journal's end
 
     def rebuild(self) -> None:
         """Replay the whole journal (start, resume, undo, another station's write).
@@ -207,8 +209,14 @@ class Session:
             self.activity[event.station] = event.at
         return None
 
-    def sync(self) -> bool:
-        """Apply what other stations appended; True when something changed."""
+    def sync(self, budget: float | None = None) -> bool:
+        """Apply what other stations appended; True when something changed.
+
+        ``budget`` (seconds): stop once that much time is spent, the rest left for the next
+        call (:attr:`behind` says so). The room's loop applies a burst of the stations'
+        corrections over a few frames instead of dropping frames for it; the state is always
+        the game after some prefix of the journal."""
+        self.behind = False
         new = self.journal.events(after=self.applied)
         if self.journal.epoch != self._epoch:  # events renumbered (a queue sent after a cut)
             self.rebuild()
@@ -218,7 +226,11 @@ class Session:
         if any(e.kind == "annule" for e in new):
             self.rebuild()
             return True
-        for event in new:
+        deadline = None if budget is None else time.perf_counter() + budget
+        for i, event in enumerate(new):
+            if deadline is not None and i and time.perf_counter() > deadline:
+                self.behind = True  # one event at least each time: it always catches up
+                break
             try:
                 if event.damaged:
                     raise SessionError(event.damaged)

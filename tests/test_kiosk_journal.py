@@ -241,3 +241,24 @@ def test_game_file_that_cannot_be_created_is_said_in_french(tmp_path, monkeypatc
     assert [e.kind for e in journal.events()] == ["partie"]
     journal.close()
     assert not (tmp_path / "b.partie.creation").exists()
+
+
+def test_a_sync_with_a_time_budget_catches_up_over_several_calls(tmp_path, lexicon):
+    """The room applies a burst of the stations' corrections a few milliseconds a frame:
+    each call applies at least one event, and the state reached is the full sync's."""
+    room = new_game(tmp_path / "a.partie", lexicon, players=6)
+    stations = Session(Journal.open(tmp_path / "a.partie", station="postes"), lexicon)
+    top = play_first_top(stations)
+    for table in range(1, 7):
+        stations.record("bulletin", {"coup": 1, "bulletin": {
+            "table": table, "word": top.word, "ref": str(top.ref), "score": top.score - table % 2}})
+    calls = 0
+    while True:
+        room.sync(budget=0.0)
+        calls += 1
+        if not room.behind:
+            break
+    assert calls == len(stations.journal.events()) - 1  # one event a call with no time at all
+    full = Session(Journal.open(tmp_path / "a.partie", station="t"), lexicon)
+    assert room.applied == full.applied and room.results.entries == full.results.entries
+    assert not room.sync(budget=0.0) and not room.behind

@@ -205,10 +205,10 @@ def main() -> int:
         syncs: list[float] = []
         session_sync = machine.session.sync
 
-        def timed_sync():
+        def timed_sync(*args):
             t = time.perf_counter()
             try:
-                return session_sync()
+                return session_sync(*args)
             finally:
                 syncs.append(time.perf_counter() - t)
 
