@@ -73,9 +73,6 @@ class _Arbiter:
         return True
 
 
-PHASES = ("sync", "touches", "salle", "console")
-
-
 def room(url: str, index: int, out, ready) -> None:
     """One room kiosk in the kiosk's own loop (:func:`kiosk.runner.run_window`): the room
     window and the juge-arbitre's console (its correction screen follows the stations'
@@ -84,6 +81,7 @@ def room(url: str, index: int, out, ready) -> None:
 
     from . import tournament as tour
     from .console import ConsoleWindow
+    from .frames import FrameTimer
     from .machine import Machine
     from .runner import run_window
     from .session import Session
@@ -102,35 +100,7 @@ def room(url: str, index: int, out, ready) -> None:
     machine = Machine(session, lambda: start + (time.monotonic() - start) * SPEED)
     display = RoomDisplay.open(window_size=(1280, 720))
     console = ConsoleWindow.open(window_size=(1366, 768))
-    frames: list[tuple[float, dict, str]] = []  # work of a frame, by phase, and the step
-    marks: list[float] = []  # when each frame began
-    current: dict[str, float] = {}
-
-    def timed(phase: str, fn, last: bool = False):
-        def wrapper(*args, **kwargs):
-            t0 = time.perf_counter()
-            try:
-                return fn(*args, **kwargs)
-            finally:
-                end = time.perf_counter()
-                current[phase] = current.get(phase, 0.0) + end - t0
-                if last and marks:
-                    frames.append((end - current["debut"], dict(current), machine.step))
-        return wrapper
-
-    pump = display.pump_events
-
-    def begin(*args):
-        current.clear()
-        current["debut"] = time.perf_counter()
-        marks.append(time.monotonic())
-        return pump(*args)
-
-    display.pump_events = begin
-    session.sync = timed("sync", session.sync)
-    machine.key = timed("touches", machine.key)
-    display.show = timed("salle", display.show)
-    console.show = timed("console", console.show, last=True)
+    timer = FrameTimer(machine, display, console)
     ready.wait()
     try:
         run_window(machine, display, _Silent(), _Arbiter(machine), pace=0.05, linger=0.0,
@@ -139,8 +109,7 @@ def room(url: str, index: int, out, ready) -> None:
         console.close()
         display.close()
         journal.close()
-    elapsed = marks[-1] - marks[0] if len(marks) > 1 else 1.0
-    out.put(("salle", index, (len(marks) - 1) / elapsed, frames, elapsed))
+    out.put(("salle", index, timer.fps(), timer.lines(f"salle S{index + 1}")))
 
 
 def stations(url: str, index: int, out, ready) -> None:
@@ -330,23 +299,9 @@ def report(got: list, elapsed: float) -> None:
         print(f"confirmation envoyée → réponse du serveur : médiane "
               f"{statistics.median(answered) * 1000:.0f} ms, p95 {_pct(answered, .95) * 1000:.0f} "
               "ms")
-    for kind, index, *rest in sorted(got, key=lambda g: (g[0], g[1])):
+    for kind, _index, *rest in sorted(got, key=lambda g: (g[0], g[1])):
         if kind == "salle":
-            fps, frames, room_elapsed = rest
-            work = [f[0] for f in frames]
-            slow = [f for f in frames if f[0] > 1 / FPS]
-            print(f"salle S{index + 1} : {fps:.1f} images/s ({len(frames)} images en "
-                  f"{room_elapsed:.0f} s), {len(slow)} image(s) de plus de 33 ms, 99e centile "
-                  f"{_pct(work, .99) * 1000:.0f} ms, plus longue {max(work or [0]) * 1000:.0f} ms")
-            if slow:  # where the slow frames' time went
-                causes: dict[str, list[float]] = {}
-                for total, phases, step in slow:
-                    phases = {**phases, "autre": total - sum(phases.get(p, 0.0) for p in PHASES)}
-                    phase = max(phases, key=lambda p: phases[p] if p != "debut" else -1.0)
-                    causes.setdefault(f"{phase} ({step})", []).append(phases[phase])
-                print("    images lentes : " + ", ".join(
-                    f"{name} ×{len(v)} (max {max(v) * 1000:.0f} ms)"
-                    for name, v in sorted(causes.items(), key=lambda kv: -len(kv[1]))[:6]))
+            print("\n".join(rest[1]))
         elif kind == "bureau":
             shown, ranked = rest
             delays = [shown[k] - at for k, at in sent.items() if k in shown]

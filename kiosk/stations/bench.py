@@ -172,6 +172,8 @@ def main() -> int:
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     from display.window import RoomDisplay
 
+    from ..console import ConsoleWindow
+    from ..frames import FrameTimer
     from ..runner import run_window
     from .launch import StationsProcess
 
@@ -218,8 +220,10 @@ def main() -> int:
         loader.start()
         collector = threading.Thread(target=collect, daemon=True)
         collector.start()
+        console = ConsoleWindow.beside(room)
+        timer = FrameTimer(machine, room, console)
         try:
-            run_window(machine, room, _Silent())
+            run_window(machine, room, _Silent(), console=console)
         finally:
             RoomDisplay.pump_events = original
             collector.join(timeout=5)
@@ -228,6 +232,7 @@ def main() -> int:
                 loader.kill()
             elapsed = time.monotonic() - start
             server.stop()
+            console.close()
             room.close()
         machine.session.sync()
         events = machine.session.journal.events()
@@ -251,6 +256,8 @@ def main() -> int:
           f" p95 {p95:.1f} s, max {max(delays or [0]):.1f} s")
     print(f"salle pendant la charge        : {fps:.1f} images/s (pire seconde "
           f"{min(windows or [0])} images, plus longue image {max(gaps or [0]) * 1000:.0f} ms)")
+    for line in timer.lines("  boucle du kiosque (salle et console)"):
+        print(line)
     lost = len(uploads) != PHOTOS or sorted(readings) != sorted(uploads) \
         or len(set(uploads)) != len(uploads)
     print(f"journal                        : {len(uploads)} photos reçues, {len(readings)} "
