@@ -43,18 +43,6 @@ def _lexicon():
     return Lexicon.load()
 
 
-class _Silent:
-    """The voice, muted (the bench measures frames, not speech)."""
-
-    busy = False
-    error = None
-
-    def say(self, text: str, coup: int = 0) -> None:
-        pass
-
-    call = say
-
-
 class _Arbiter:
     """The room's juge-arbitre, as the kiosk's autopilot: Space at each step, and out of the
     correction once the stations have corrected every table."""
@@ -81,7 +69,7 @@ def room(url: str, index: int, out, ready) -> None:
 
     from . import tournament as tour
     from .console import ConsoleWindow
-    from .frames import FrameTimer
+    from .frames import FrameTimer, SilentVoice
     from .machine import Machine
     from .runner import run_window
     from .session import Session
@@ -103,7 +91,7 @@ def room(url: str, index: int, out, ready) -> None:
     timer = FrameTimer(machine, display, console)
     ready.wait()
     try:
-        run_window(machine, display, _Silent(), _Arbiter(machine), pace=0.05, linger=0.0,
+        run_window(machine, display, SilentVoice(), _Arbiter(machine), pace=0.05, linger=0.0,
                    console=console)
     finally:
         console.close()

@@ -76,3 +76,15 @@ class FrameTimer:
                 f"{cause} ×{len(v)} (max {max(v) * 1000:.0f} ms)"
                 for cause, v in sorted(causes.items(), key=lambda kv: -len(kv[1]))[:6]))
         return out
+
+
+class SilentVoice:
+    """The voice, muted: the benches measure frames and throughput, not speech."""
+
+    busy = False
+    error = None
+
+    def say(self, text: str, coup: int = 0) -> None:
+        pass
+
+    call = say

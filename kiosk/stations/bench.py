@@ -158,22 +158,12 @@ def _load(url: str, files: list[tuple[int, str]], results) -> None:
     results.put((delays, errors))
 
 
-class _Silent:
-    busy = False
-    error = None
-
-    def say(self, text: str, coup: int = 0) -> None:
-        pass
-
-    call = say
-
-
 def main() -> int:
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     from display.window import RoomDisplay
 
     from ..console import ConsoleWindow
-    from ..frames import FrameTimer
+    from ..frames import FrameTimer, SilentVoice
     from ..runner import run_window
     from .launch import StationsProcess
 
@@ -223,7 +213,7 @@ def main() -> int:
         console = ConsoleWindow.beside(room)
         timer = FrameTimer(machine, room, console)
         try:
-            run_window(machine, room, _Silent(), console=console)
+            run_window(machine, room, SilentVoice(), console=console)
         finally:
             RoomDisplay.pump_events = original
             collector.join(timeout=5)
