@@ -146,7 +146,12 @@ def _step_bar(p: _Painter, view: ConsoleView, rect: pygame.Rect) -> None:
     gap = max(2, line // 5)
     width = (rect.width - gap * (len(STEP_NAMES) + 1)) / len(STEP_NAMES)
     current = "coup suivant" if view.step == "fin" else view.step
+    # one size for every label: the widest that lets the longest fit its box (a narrow
+    # console: down to 70 % of the usual size), cut with « … » only below that
     size = fonts.size_for_ink(line * 0.62)
+    room = round(width) - line // 2
+    longest = max(STEP_NAMES, key=lambda n: fonts.font(size).size(n)[0])
+    size = max(fonts.fit_size(longest, room, size), round(size * 0.7))
     for i, name in enumerate(STEP_NAMES):
         box = pygame.Rect(round(rect.x + gap + i * (width + gap)), rect.y + gap,
                           round(width), boxes_h)

@@ -162,6 +162,17 @@ def test_the_console_lists_every_move_once_the_chrono_runs(tmp_path, lexicon):
     journal.close()
 
 
+def test_the_step_bar_names_every_step_whole_on_a_narrow_console():
+    """A console squeezed beside the room (864 px wide) still reads « ramassage » and
+    « coup suivant » whole: the labels shrink together before any is cut."""
+    from display.console import STEP_NAMES, ConsoleView, draw_console
+
+    pygame.font.init()
+    for size in ((864, 768), (1024, 600), (1366, 768)):
+        texts = draw_console(ConsoleView(step="ramassage"), pygame.Surface(size))
+        assert all(name in texts for name in STEP_NAMES), (size, texts[:7])
+
+
 def test_the_welcome_screen_reads_tirages_aleatoires(tmp_path, lexicon):
     from display.render import render
     from kiosk.journal import Journal
