@@ -125,7 +125,8 @@ def _read(photo: str, session: Session, coup: int):
     read_bulletin = _reader()
     moves, _ = session.moves(coup)
     board = session.game.board_before(coup)
-    tables = sorted(session.results.players) or None
+    # the tables that may still hand in a bulletin for this coup: registered, no result yet
+    tables = session.missing_tables(coup) if session.results.players else None
     return read_bulletin(photo, candidates=moves, board=board, tables=tables, coup=coup)
 
 

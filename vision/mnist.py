@@ -16,7 +16,8 @@ SIZE = 28
 
 
 def load_digits(directory: str | Path, part: str = "train") -> dict[str, list[np.ndarray]]:
-    """Digit → list of 28×28 float images (1 = ink). ``part``: "train" (80 %) or "test" (20 %)."""
+    """Digit → list of 28×28 float images (1 = ink). ``part``: "train" (80 %), "test" (20 %)
+    or "all"."""
     folder = Path(directory)
     out: dict[str, list[np.ndarray]] = {}
     for d in range(10):
@@ -26,6 +27,6 @@ def load_digits(directory: str | Path, part: str = "train") -> dict[str, list[np
         data = np.asarray(json.loads(path.read_text())["data"], np.float32)
         images = data[: len(data) // (SIZE * SIZE) * SIZE * SIZE].reshape(-1, SIZE, SIZE)
         cut = int(len(images) * 0.8)
-        chosen = images[:cut] if part == "train" else images[cut:]
+        chosen = images if part == "all" else images[:cut] if part == "train" else images[cut:]
         out[str(d)] = list(chosen)
     return out

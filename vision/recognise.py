@@ -1,9 +1,11 @@
 """Stage 4: character recognition with alternatives and probabilities.
 
-The main reader is our MLP on HOG features (trained on synthetic hand-printed
-glyphs); each field restricts the classes it accepts (digits in the score
-box, A–O and digits in the reference) and the probabilities are renormalised
-over them. Tesseract is an optional second opinion (``vision.tess``).
+The main reader is a small convolutional network (``vision.cnn``: ONNX run by
+``cv2.dnn``) trained on many writer families; each field restricts the classes it
+accepts (digits in the score box, A–O and digits in the reference) and the softmax
+is taken over them, at the temperature fitted on writer families the network never
+saw. The joker circle is a second small MLP on the cell's window. Tesseract is an
+optional second opinion (``vision.tess``).
 """
 
 from __future__ import annotations
@@ -15,7 +17,8 @@ from pathlib import Path
 import numpy as np
 
 from .classifier import MLP
-from .features import glyph_features, window_features
+from .cnn import GlyphNet, masked_softmax
+from .features import window_features
 from .fields import Glyph
 from .models import CHAR_MODEL, CIRCLE_MODEL, CLASSES, CROSSED
 
@@ -62,20 +65,36 @@ class CharReading:
 class Recogniser:
     """Both models, loaded once."""
 
-    def __init__(self, char_model: MLP, circle_model: MLP | None) -> None:
+    def __init__(self, char_model: GlyphNet, circle_model: MLP | None) -> None:
         self.chars = char_model
         self.circles = circle_model
         self._index = {c: i for i, c in enumerate(char_model.classes)}
+        self._allowed = {
+            name: np.array([c in chars for c in char_model.classes]) for name, chars in ALLOWED.items()
+        }
 
     @classmethod
     def load(cls, directory: str | Path | None = None) -> Recogniser:
         d = Path(directory) if directory else CHAR_MODEL.parent
-        return cls(MLP.load(d / CHAR_MODEL.name), MLP.load(d / CIRCLE_MODEL.name))
+        circles = d / CIRCLE_MODEL.name
+        if not circles.exists():  # a retrained character model alone: the shipped circles
+            circles = CIRCLE_MODEL
+        return cls(GlyphNet.load(d / CHAR_MODEL.name), MLP.load(circles))
+
+    @classmethod
+    def load_file(cls, onnx: str | Path) -> Recogniser:
+        """A character network by its ONNX file (e.g. a family-out fold), the shipped circles."""
+        return cls(GlyphNet.load(onnx), MLP.load(CIRCLE_MODEL))
+
+    def field_probs(self, logits: np.ndarray, fields: list[str]) -> np.ndarray:
+        """Per glyph, the softmax over its field's classes (zeros elsewhere)."""
+        mask = np.stack([self._allowed[f] for f in fields]) if fields else np.zeros((0, len(self._index)), bool)
+        return masked_softmax(logits, mask, self.chars.temperature)
 
     def read(self, glyphs: list[Glyph]) -> list[CharReading]:
         if not glyphs:
             return []
-        raw = self.chars.predict_proba(np.stack([glyph_features(g.image) for g in glyphs]))
+        raw = self.field_probs(self.chars.logits([g.image for g in glyphs]), [g.field for g in glyphs])
         grid = [i for i, g in enumerate(glyphs) if g.field == "grid"]
         circled = np.zeros(len(glyphs))
         if grid and self.circles is not None:
@@ -87,7 +106,6 @@ class Recogniser:
         for i, g in enumerate(glyphs):
             allowed = ALLOWED[g.field]
             p = np.array([raw[i, self._index[c]] for c in allowed])
-            p = p / max(p.sum(), 1e-12)
             p = (1 - SMOOTHING) * p + SMOOTHING / len(allowed)
             out.append(
                 CharReading(

