@@ -10,7 +10,13 @@ LONG_CRASH_POINTS ?= 50
 LONG_FAULT_POINTS ?= 12
 LONG_STATIONS_COUPS ?= 12
 
-.PHONY: bootstrap demo kiosk test test-long bench lint lock lock-upgrade clean
+.PHONY: bootstrap demo kiosk test test-long bench lint lock lock-upgrade clean train-deps
+
+# Debian font families of the training writers (vision/glyphs.py FONT_FAMILIES)
+TRAIN_FONTS := fonts-bwht fonts-cabinsketch fonts-klee fonts-rufscript fonts-tomsontalks fonts-seto \
+  fonts-kiloji fonts-fantasque-sans fonts-liberation fonts-freefont-ttf fonts-urw-base35 fonts-sil-charis \
+  fonts-sil-gentiumplus fonts-cantarell fonts-open-sans fonts-hack fonts-firacode fonts-comfortaa \
+  fonts-quicksand fonts-lato fonts-oxygen fonts-jura fonts-gnutypewriter
 
 bootstrap:
 	@bash scripts/bootstrap.sh
@@ -34,6 +40,11 @@ test-long: bootstrap
 
 bench: bootstrap
 	SDL_VIDEODRIVER=dummy $(PY) scripts/bench.py
+
+# what retraining the glyph network needs (python -m vision entrainer): fonts, PyTorch, ONNX
+train-deps: bootstrap
+	apt-get install -y -qq --no-install-recommends $(TRAIN_FONTS)
+	LOCK=train bash scripts/bootstrap.sh
 
 lint: bootstrap
 	$(PY) -m ruff check .

@@ -50,7 +50,23 @@ def test_export_assets(tmp_path):
 def test_glyph_set_and_style_split():
     assert set(GLYPHS) == set(CHARS)
     assert not {s.name for s in TRAIN_STYLES} & {s.name for s in TEST_STYLES}
-    assert len(STYLES) == len(TRAIN_STYLES) + len(TEST_STYLES)
+    assert {s.name for s in TRAIN_STYLES + TEST_STYLES} <= set(STYLES)
+
+
+def test_writer_families_split_and_installed():
+    from vision.glyphs import FAMILIES, HELD_OUT_FAMILIES, TRAIN_FAMILIES, family_of
+
+    held = {f.name for f in HELD_OUT_FAMILIES}
+    assert held and not held & {f.name for f in TRAIN_FAMILIES}
+    # every held-out family can write (its fonts are installed by scripts/bootstrap.sh)
+    assert all(FAMILIES[name].writers for name in held)
+    held_writers = {w.name for f in HELD_OUT_FAMILIES for w in f.writers}
+    train_writers = {w.name for f in TRAIN_FAMILIES for w in f.writers}
+    assert not held_writers & train_writers
+    assert {s.name for s in TEST_STYLES} == held_writers
+    assert family_of("traits_fins_3") == "traits_fins"
+    # the wider families use the extra shapes of confusable digits
+    assert FAMILIES["traits_fins"].writers[0].extra and not STYLES["net"].extra
 
 
 def test_generator_is_seeded_and_tells_the_truth():

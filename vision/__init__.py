@@ -8,9 +8,10 @@ For the kiosk::
     jpeg, truth = render_bulletin(BulletinContent(table=12, word="MAISONs", ref="H4", score=70),
                                   style="test_vif", seed=3)
 
-    # read it against the legal moves of coup 5 of a saved game
-    context = CoupContext.from_game("partie.json", 5)          # once per coup
-    reading = read_bulletin(jpeg, context.candidates, context.board)
+    # read it against the legal moves of coup 5 of a saved game; the table number is read
+    # among the tables that may still hand in a bulletin (registered, no result yet)
+    context = CoupContext.from_game("partie.json", 5, tables=[3, 12, 17])   # once per coup
+    reading = context.read(jpeg)    # = read_bulletin(jpeg, candidates, board, tables=...)
     reading.status          # "ok", "a_verifier", "illisible", "bulletin_non_trouve", ...
     reading.bulletin()      # {"table": 12, "word": "MAISONs", "ref": "H4", "raccord": None,
                             #  "score": 70, "sens": "h"}  (engine.bulletin JSON shape)

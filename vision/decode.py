@@ -8,12 +8,12 @@ mis-referenced: that is what the arbiter must see), and a last hypothesis
 keeps the word exactly as read when it is no legal move.
 
 A written field is read from its ink. The game raises or lowers a confidence,
-it never replaces what is written: the reference and the score are always the
-values their cells read (written 30 stays 30 when the move makes 20: the
-arbiter must see the miscount), the game only says how sure that reading is;
-a legal word that contradicts a letter the reader is sure of is not put in
-its place unseen (it stays the value, for the arbiter to check). The table is chosen among the tables that may still hand
-in a bulletin for this coup, and flagged when two of them fit the ink.
+it never replaces what is written: the reference and the score are the values
+their cells read (written 30 stays 30 when the move makes 20: the arbiter must
+see the miscount); only when the ink hesitates is the move's value proposed,
+flagged. A legal word that contradicts a letter the reader is sure of stays
+the value but is flagged. The table is chosen among the tables that may still
+hand in a bulletin for this coup, and flagged when two of them fit the ink.
 """
 
 from __future__ import annotations
@@ -412,7 +412,9 @@ def _written_field(
     p_ok: float,
 ) -> FieldValue:
     """A reference or score: ``value`` as its ink reads; the move's ``legal`` value only changes
-    how sure that reading is. No move: the ink alone, capped (nothing corroborates it)."""
+    how sure that reading is. Only when the ink hesitates (under ``INK_MIN``) and the move's
+    value fits it better is that value proposed instead, flagged. No move: the ink alone,
+    capped (nothing corroborates it)."""
     if legal is None:
         return FieldValue(value, min(ink_conf, DISAGREE), [(value, ink_conf)])
     lik_legal = math.exp(min(_log_match(readings, str(legal), k), 200.0))
@@ -424,8 +426,13 @@ def _written_field(
         alternatives = [(value, conf)]
     else:
         lik = math.exp(min(_log_match(readings, str(value), k), 200.0)) if value is not None else 0.0
-        conf = min((1 - p_ok) * lik / space / max(norm, 1e-300), DISAGREE)
-        alternatives = [(value, conf), (legal, p_ok * lik_legal / max(norm, 1e-300))]
+        p_value = (1 - p_ok) * lik / space / max(norm, 1e-300)
+        p_legal = p_ok * lik_legal / max(norm, 1e-300)
+        if ink_conf < INK_MIN and p_legal > p_value:
+            # the ink hesitates and the move's value fits it: proposed, but for the arbiter
+            return FieldValue(legal, min(p_legal, DISAGREE), [(legal, p_legal), (value, p_value)])
+        conf = min(p_value, DISAGREE)
+        alternatives = [(value, conf), (legal, p_legal)]
     if ink_conf < INK_MIN:  # the game cannot make a doubtful reading sure
         conf = min(conf, DISAGREE)
     return FieldValue(value, conf, alternatives)

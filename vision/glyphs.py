@@ -139,7 +139,11 @@ EXTRA_GLYPHS: dict[str, list[list[Stroke]]] = {
     "9": [
         [_arc(0.45, 0.28, 0.38, 0.28, 0, 360, 20), _p(0.83, 0.22, 0.83, 1)],  # loop + straight stem
         [_arc(0.5, 0.3, 0.36, 0.3, -20, 340, 20) + _p(0.86, 0.3, 0.6, 1)],
-        [_arc(0.5, 0.3, 0.4, 0.3, 0, 360, 20) + _p(0.9, 0.32, 0.9, 0.75) + _arc(0.6, 0.75, 0.3, 0.25, 0, 150, 8)],
+        [
+            _arc(0.5, 0.3, 0.4, 0.3, 0, 360, 20)
+            + _p(0.9, 0.32, 0.9, 0.75)
+            + _arc(0.6, 0.75, 0.3, 0.25, 0, 150, 8)
+        ],
     ],
     "4": [
         [_p(0.6, 0, 0.05, 0.7, 0.95, 0.7), _p(0.65, 0.35, 0.65, 1)],
@@ -147,7 +151,12 @@ EXTRA_GLYPHS: dict[str, list[list[Stroke]]] = {
     ],
     "2": [
         [_p(0.12, 0.15, 0.45, 0, 0.85, 0.15, 0.85, 0.35, 0.1, 1, 0.92, 1)],  # angular
-        [_arc(0.5, 0.28, 0.36, 0.28, -170, 40, 12) + _p(0.15, 0.95) + _arc(0.22, 0.92, 0.1, 0.08, -90, 90, 6) + _p(0.95, 1)],
+        [
+            _arc(0.5, 0.28, 0.36, 0.28, -170, 40, 12)
+            + _p(0.15, 0.95)
+            + _arc(0.22, 0.92, 0.1, 0.08, -90, 90, 6)
+            + _p(0.95, 1)
+        ],
     ],
     "3": [[_arc(0.45, 0.26, 0.38, 0.26, -150, 100, 12), _arc(0.45, 0.74, 0.42, 0.26, -100, 150, 12)]],
     "5": [
@@ -155,9 +164,22 @@ EXTRA_GLYPHS: dict[str, list[list[Stroke]]] = {
         [_p(0.85, 0, 0.25, 0, 0.2, 0.4, 0.7, 0.42, 0.85, 0.7, 0.6, 1, 0.1, 0.9)],
     ],
     "6": [[_p(0.75, 0, 0.2, 0.6) + _arc(0.5, 0.72, 0.32, 0.28, 180, 540, 18)]],
-    "8": [[_arc(0.5, 0.25, 0.32, 0.25, 160, 380, 12) + _p(0.18, 0.78) + _arc(0.5, 0.76, 0.34, 0.24, 180, 360, 12) + _p(0.18, 0.3)]],
+    "8": [
+        [
+            _arc(0.5, 0.25, 0.32, 0.25, 160, 380, 12)
+            + _p(0.18, 0.78)
+            + _arc(0.5, 0.76, 0.34, 0.24, 180, 360, 12)
+            + _p(0.18, 0.3)
+        ]
+    ],
     "0": [[_arc(0.5, 0.5, 0.3, 0.5, -90, 275, 24)], [_arc(0.5, 0.5, 0.45, 0.5, -60, 300, 24)]],
-    "A": [[_p(0.08, 1, 0.5, 0, 0.92, 1), _p(0.3, 0.55, 0.7, 0.55)], [_p(0.1, 1, 0.1, 0.3) + _arc(0.5, 0.3, 0.4, 0.3, 180, 360, 10) + _p(0.9, 1), _p(0.1, 0.55, 0.9, 0.55)]],
+    "A": [
+        [_p(0.08, 1, 0.5, 0, 0.92, 1), _p(0.3, 0.55, 0.7, 0.55)],
+        [
+            _p(0.1, 1, 0.1, 0.3) + _arc(0.5, 0.3, 0.4, 0.3, 180, 360, 10) + _p(0.9, 1),
+            _p(0.1, 0.55, 0.9, 0.55),
+        ],
+    ],
     "F": [[_p(0.2, 0, 0.2, 1), _p(0.2, 0, 0.85, 0), _p(0.2, 0.45, 0.65, 0.45)]],
     "E": [[_p(0.2, 0, 0.2, 1), _p(0.2, 0, 0.85, 0), _p(0.2, 0.5, 0.7, 0.5), _p(0.2, 1, 0.85, 1)]],
     "I": [[_p(0.5, 0, 0.45, 1), _p(0.25, 0, 0.75, 0.02)]],
@@ -729,12 +751,17 @@ FONT_FAMILIES: list[Family] = [
     _font_family("test_humor", _ff("truetype/humor-sans", "Humor-Sans.ttf"), True),
     _font_family("test_breip", _ff("truetype/breip", "Breip.ttf", "breipfont.ttf"), True),
     _font_family("test_delphine", _ff("truetype/sjfonts", "Delphine.ttf"), True),
-    _font_family("test_dkg", _ff("truetype/fifthhorseman", "dkg.ttf", "dkgBd.ttf", "dkgIt.ttf", "dkgBI.ttf"), True),
+    _font_family(
+        "test_dkg", _ff("truetype/fifthhorseman", "dkg.ttf", "dkgBd.ttf", "dkgIt.ttf", "dkgBI.ttf"), True
+    ),
     _font_family("test_femkeklaver", _ff("truetype/femkeklaver", "femkeklaver.ttf"), True),
     _font_family("test_stevehand", _ff("truetype/sjfonts", "SteveHand.ttf"), True),
     _font_family("test_yusei", _ff("truetype/yusei-magic", "YuseiMagic-Regular.ttf"), True),
     # training: handwriting-like
-    _font_family("police_comic", tuple(_COMIC + v + ".otf" for v in ("Regular", "Bold", "Light", "Italic", "BoldItalic"))),
+    _font_family(
+        "police_comic",
+        tuple(_COMIC + v + ".otf" for v in ("Regular", "Bold", "Light", "Italic", "BoldItalic")),
+    ),
     _font_family("police_andika", tuple(_ANDIKA + v + ".ttf" for v in ("Regular", "Bold", "Italic"))),
     _font_family("police_bwht_build", _ff("opentype/bwht", "BecauseWeBuild-Regular.otf")),
     _font_family("police_bwht_connect", _ff("opentype/bwht", "BecauseWeConnect-Regular.otf")),
@@ -742,27 +769,123 @@ FONT_FAMILIES: list[Family] = [
     _font_family("police_bwht_learn", _ff("opentype/bwht", "BecauseWeLearn-Regular.otf")),
     _font_family("police_bwht_mentor", _ff("opentype/bwht", "BecauseWeMentor-Regular.otf")),
     _font_family("police_bwht_organize", _ff("opentype/bwht", "BecauseWeOrganize-Regular.otf")),
-    _font_family("police_cabinsketch", _ff("truetype/cabinsketch", "CabinSketch-Regular.ttf", "CabinSketch-Bold.ttf")),
+    _font_family(
+        "police_cabinsketch", _ff("truetype/cabinsketch", "CabinSketch-Regular.ttf", "CabinSketch-Bold.ttf")
+    ),
     _font_family("police_klee", _ff("truetype/klee", "KleeOne-Regular.ttf", "KleeOne-SemiBold.ttf")),
     _font_family("police_rufscript", _ff("truetype/rufscript", "Rufscript010.ttf")),
     _font_family("police_tomsontalks", _ff("truetype/tomsontalks", "TomsonTalks.ttf")),
     _font_family("police_seto", _ff("truetype/seto", "setofont.ttf")),
-    _font_family("police_kiloji", _ff("truetype/kiloji", "kiloji.ttf", "kiloji_b.ttf", "kiloji_d.ttf", "kiloji_p.ttf")),
-    _font_family("police_fantasque", _ff("opentype/fantasque-sans/NoLoopK/OTF", "FantasqueSansMono-Regular.otf", "FantasqueSansMono-Bold.otf", "FantasqueSansMono-Italic.otf")),
+    _font_family(
+        "police_kiloji", _ff("truetype/kiloji", "kiloji.ttf", "kiloji_b.ttf", "kiloji_d.ttf", "kiloji_p.ttf")
+    ),
+    _font_family(
+        "police_fantasque",
+        _ff(
+            "opentype/fantasque-sans/NoLoopK/OTF",
+            "FantasqueSansMono-Regular.otf",
+            "FantasqueSansMono-Bold.otf",
+            "FantasqueSansMono-Italic.otf",
+        ),
+    ),
     # training: print faces, for the variety of shapes and weights
-    _font_family("police_dejavu", tuple(_DEJAVU + v + ".ttf" for v in ("", "-Bold", "-Oblique", "Condensed"))),
-    _font_family("police_serif", _ff("truetype/dejavu", "DejaVuSerif.ttf", "DejaVuSerif-Bold.ttf", "DejaVuSansMono.ttf", "DejaVuSans-ExtraLight.ttf")),
-    _font_family("police_liberation", _ff("truetype/liberation", "LiberationSans-Regular.ttf", "LiberationSans-Bold.ttf", "LiberationSansNarrow-Regular.ttf", "LiberationMono-Regular.ttf")),
-    _font_family("police_freefont", _ff("truetype/freefont", "FreeSans.ttf", "FreeSansBold.ttf", "FreeSerif.ttf", "FreeMono.ttf")),
-    _font_family("police_urw", _ff("opentype/urw-base35", "NimbusSans-Regular.otf", "URWGothic-Book.otf", "C059-Roman.otf", "P052-Roman.otf", "URWBookman-Light.otf", "NimbusMonoPS-Regular.otf")),
-    _font_family("police_charis", _ff("truetype/charis", "CharisSIL-Regular.ttf", "CharisSIL-Bold.ttf", "CharisSIL-Italic.ttf")),
-    _font_family("police_gentium", _ff("truetype/gentiumplus", "GentiumPlus-Regular.ttf", "GentiumPlus-Italic.ttf", "GentiumBookPlus-Bold.ttf")),
-    _font_family("police_cantarell", _ff("opentype/cantarell", "Cantarell-Regular.otf", "Cantarell-Bold.otf", "Cantarell-Light.otf", "Cantarell-Thin.otf")),
-    _font_family("police_opensans", _ff("truetype/open-sans", "OpenSans-Regular.ttf", "OpenSans-Bold.ttf", "OpenSans-CondLight.ttf", "OpenSans-Italic.ttf")),
-    _font_family("police_mono", _ff("truetype/hack", "Hack-Regular.ttf", "Hack-Bold.ttf") + _ff("truetype/firacode", "FiraCode-Regular.ttf", "FiraCode-Light.ttf")),
-    _font_family("police_rond", _ff("truetype/comfortaa", "Comfortaa-Regular.ttf", "Comfortaa-Bold.ttf") + _ff("truetype/quicksand", "Quicksand-Regular.ttf", "Quicksand-Bold.ttf")),
-    _font_family("police_lato", _ff("truetype/lato", "Lato-Regular.ttf", "Lato-Bold.ttf", "Lato-Light.ttf", "Lato-Italic.ttf", "Lato-Black.ttf")),
-    _font_family("police_oxygen", _ff("truetype/oxygen", "Oxygen-Sans.ttf", "Oxygen-Sans-Bold.ttf", "OxygenMono-Regular.ttf")),
+    _font_family(
+        "police_dejavu", tuple(_DEJAVU + v + ".ttf" for v in ("", "-Bold", "-Oblique", "Condensed"))
+    ),
+    _font_family(
+        "police_serif",
+        _ff(
+            "truetype/dejavu",
+            "DejaVuSerif.ttf",
+            "DejaVuSerif-Bold.ttf",
+            "DejaVuSansMono.ttf",
+            "DejaVuSans-ExtraLight.ttf",
+        ),
+    ),
+    _font_family(
+        "police_liberation",
+        _ff(
+            "truetype/liberation",
+            "LiberationSans-Regular.ttf",
+            "LiberationSans-Bold.ttf",
+            "LiberationSansNarrow-Regular.ttf",
+            "LiberationMono-Regular.ttf",
+        ),
+    ),
+    _font_family(
+        "police_freefont",
+        _ff("truetype/freefont", "FreeSans.ttf", "FreeSansBold.ttf", "FreeSerif.ttf", "FreeMono.ttf"),
+    ),
+    _font_family(
+        "police_urw",
+        _ff(
+            "opentype/urw-base35",
+            "NimbusSans-Regular.otf",
+            "URWGothic-Book.otf",
+            "C059-Roman.otf",
+            "P052-Roman.otf",
+            "URWBookman-Light.otf",
+            "NimbusMonoPS-Regular.otf",
+        ),
+    ),
+    _font_family(
+        "police_charis",
+        _ff("truetype/charis", "CharisSIL-Regular.ttf", "CharisSIL-Bold.ttf", "CharisSIL-Italic.ttf"),
+    ),
+    _font_family(
+        "police_gentium",
+        _ff(
+            "truetype/gentiumplus",
+            "GentiumPlus-Regular.ttf",
+            "GentiumPlus-Italic.ttf",
+            "GentiumBookPlus-Bold.ttf",
+        ),
+    ),
+    _font_family(
+        "police_cantarell",
+        _ff(
+            "opentype/cantarell",
+            "Cantarell-Regular.otf",
+            "Cantarell-Bold.otf",
+            "Cantarell-Light.otf",
+            "Cantarell-Thin.otf",
+        ),
+    ),
+    _font_family(
+        "police_opensans",
+        _ff(
+            "truetype/open-sans",
+            "OpenSans-Regular.ttf",
+            "OpenSans-Bold.ttf",
+            "OpenSans-CondLight.ttf",
+            "OpenSans-Italic.ttf",
+        ),
+    ),
+    _font_family(
+        "police_mono",
+        _ff("truetype/hack", "Hack-Regular.ttf", "Hack-Bold.ttf")
+        + _ff("truetype/firacode", "FiraCode-Regular.ttf", "FiraCode-Light.ttf"),
+    ),
+    _font_family(
+        "police_rond",
+        _ff("truetype/comfortaa", "Comfortaa-Regular.ttf", "Comfortaa-Bold.ttf")
+        + _ff("truetype/quicksand", "Quicksand-Regular.ttf", "Quicksand-Bold.ttf"),
+    ),
+    _font_family(
+        "police_lato",
+        _ff(
+            "truetype/lato",
+            "Lato-Regular.ttf",
+            "Lato-Bold.ttf",
+            "Lato-Light.ttf",
+            "Lato-Italic.ttf",
+            "Lato-Black.ttf",
+        ),
+    ),
+    _font_family(
+        "police_oxygen",
+        _ff("truetype/oxygen", "Oxygen-Sans.ttf", "Oxygen-Sans-Bold.ttf", "OxygenMono-Regular.ttf"),
+    ),
     _font_family("police_jura", _ff("opentype/jura", "Jura-Regular.otf", "Jura-Bold.otf", "Jura-Light.otf")),
     _font_family("police_typewriter", _ff("truetype/gnutypewriter", "GNUTypewriter.ttf")),
 ]
@@ -773,15 +896,96 @@ STROKE_FAMILIES: list[Family] = (
     [Family(s.name, "traits", (s,)) for s in TRAIN_STYLES if isinstance(s, Style)]
     + [Family(s.name, "traits", (s,), True) for s in TEST_STYLES if isinstance(s, Style)]
     + [
-        _stroke_family("traits_fins", 101, (0.025, 0.05), (-0.1, 0.15), (0.5, 0.85), (0.55, 0.85), (0.02, 0.05), (0.005, 0.03)),
-        _stroke_family("traits_gras", 102, (0.11, 0.2), (-0.1, 0.15), (0.6, 0.95), (0.5, 0.75), (0.02, 0.05), (0.005, 0.025)),
-        _stroke_family("traits_penches", 103, (0.05, 0.11), (0.2, 0.4), (0.5, 0.8), (0.6, 0.8), (0.02, 0.05), (0.005, 0.03)),
-        _stroke_family("traits_renverses", 104, (0.05, 0.11), (-0.4, -0.15), (0.5, 0.8), (0.6, 0.8), (0.02, 0.05), (0.005, 0.03)),
-        _stroke_family("traits_petits", 105, (0.06, 0.12), (-0.1, 0.2), (0.55, 0.9), (0.35, 0.55), (0.02, 0.05), (0.005, 0.03)),
-        _stroke_family("traits_grands", 106, (0.05, 0.1), (-0.1, 0.2), (0.6, 1.0), (0.8, 0.98), (0.02, 0.05), (0.005, 0.03)),
-        _stroke_family("traits_larges", 107, (0.05, 0.12), (-0.1, 0.15), (0.9, 1.25), (0.55, 0.8), (0.02, 0.05), (0.005, 0.03)),
-        _stroke_family("traits_etroits", 108, (0.05, 0.1), (-0.1, 0.15), (0.3, 0.5), (0.6, 0.85), (0.02, 0.05), (0.005, 0.03)),
-        _stroke_family("traits_hatifs", 109, (0.05, 0.12), (-0.1, 0.3), (0.5, 0.9), (0.55, 0.85), (0.05, 0.09), (0.02, 0.05)),
+        _stroke_family(
+            "traits_fins",
+            101,
+            (0.025, 0.05),
+            (-0.1, 0.15),
+            (0.5, 0.85),
+            (0.55, 0.85),
+            (0.02, 0.05),
+            (0.005, 0.03),
+        ),
+        _stroke_family(
+            "traits_gras",
+            102,
+            (0.11, 0.2),
+            (-0.1, 0.15),
+            (0.6, 0.95),
+            (0.5, 0.75),
+            (0.02, 0.05),
+            (0.005, 0.025),
+        ),
+        _stroke_family(
+            "traits_penches",
+            103,
+            (0.05, 0.11),
+            (0.2, 0.4),
+            (0.5, 0.8),
+            (0.6, 0.8),
+            (0.02, 0.05),
+            (0.005, 0.03),
+        ),
+        _stroke_family(
+            "traits_renverses",
+            104,
+            (0.05, 0.11),
+            (-0.4, -0.15),
+            (0.5, 0.8),
+            (0.6, 0.8),
+            (0.02, 0.05),
+            (0.005, 0.03),
+        ),
+        _stroke_family(
+            "traits_petits",
+            105,
+            (0.06, 0.12),
+            (-0.1, 0.2),
+            (0.55, 0.9),
+            (0.35, 0.55),
+            (0.02, 0.05),
+            (0.005, 0.03),
+        ),
+        _stroke_family(
+            "traits_grands",
+            106,
+            (0.05, 0.1),
+            (-0.1, 0.2),
+            (0.6, 1.0),
+            (0.8, 0.98),
+            (0.02, 0.05),
+            (0.005, 0.03),
+        ),
+        _stroke_family(
+            "traits_larges",
+            107,
+            (0.05, 0.12),
+            (-0.1, 0.15),
+            (0.9, 1.25),
+            (0.55, 0.8),
+            (0.02, 0.05),
+            (0.005, 0.03),
+        ),
+        _stroke_family(
+            "traits_etroits",
+            108,
+            (0.05, 0.1),
+            (-0.1, 0.15),
+            (0.3, 0.5),
+            (0.6, 0.85),
+            (0.02, 0.05),
+            (0.005, 0.03),
+        ),
+        _stroke_family(
+            "traits_hatifs",
+            109,
+            (0.05, 0.12),
+            (-0.1, 0.3),
+            (0.5, 0.9),
+            (0.55, 0.85),
+            (0.05, 0.09),
+            (0.02, 0.05),
+        ),
     ]
 )
 

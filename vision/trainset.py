@@ -131,8 +131,9 @@ def make_patch(
     MNIST families write the digits of combed boxes with real hand-written samples
     (``digits``: that family's share); letters around them come from ``fallback`` writers."""
     layout = layout or Layout.load()
-    fallback = fallback or [w for f in FAMILIES.values() if f.kind == "traits" and not f.held_out
-                            for w in f.writers]
+    fallback = fallback or [
+        w for f in FAMILIES.values() if f.kind == "traits" and not f.held_out for w in f.writers
+    ]
     page = _blank(layout)
     size = (page.shape[1], page.shape[0])
     style, ink_kind = _ink(_writer(family, rng, fallback), rng)
@@ -185,7 +186,9 @@ def make_patch(
     rx0, ry0, rx1, ry1 = region
     margin = int(cell * 0.4)  # room for the misregistration and the paper estimate
     ox, oy = max(rx0 - margin, 0), max(ry0 - margin, 0)
-    crop = cv2.cvtColor(page[oy : min(ry1 + margin, size[1]), ox : min(rx1 + margin, size[0])], cv2.COLOR_GRAY2BGR)
+    crop = cv2.cvtColor(
+        page[oy : min(ry1 + margin, size[1]), ox : min(rx1 + margin, size[0])], cv2.COLOR_GRAY2BGR
+    )
     tint = np.array([rng.uniform(215, 250), rng.uniform(225, 252), rng.uniform(230, 255)]) / 255
     crop = (crop.astype(np.float32) * tint).astype(np.uint8)
     before = crop.copy()
