@@ -21,7 +21,7 @@ APT_PACKAGES=(
   chromium chromium-driver poppler-utils  # pages checked in a real browser (results desk; Selenium for the stations), PDF through pdftoppm
   fonts-comic-neue fonts-humor-sans fonts-breip fonts-sil-andika  # hand-like lettering for the bulletin generator (vision)
   gcc libc6-dev python3-dev      # compiles the move generator (engine/_core.c) at install
-  fonts-sjfonts fonts-dkg-handwriting fonts-femkeklaver fonts-yusei-magic  # held-out writer families (vision bench, tests)
+  fonts-sjfonts fonts-dkg-handwriting fonts-yusei-magic  # held-out writer families (vision bench, tests)
 )
 
 LOCK=${LOCK:-dev}

@@ -278,10 +278,14 @@ def export_onnx(net, path: str | Path, meta: dict) -> Path:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     dummy = torch.zeros(1, 1, 32, 32)
-    torch.onnx.export(
-        net, dummy, str(path), dynamo=False, opset_version=13, input_names=["glyphes"],
-        output_names=["logits"], dynamic_axes={"glyphes": {0: "n"}, "logits": {0: "n"}},
-    )
+    import warnings
+
+    with warnings.catch_warnings():  # the TorchScript exporter: the graph cv2.dnn reads best
+        warnings.simplefilter("ignore", DeprecationWarning)
+        torch.onnx.export(
+            net, dummy, str(path), dynamo=False, opset_version=13, input_names=["glyphes"],
+            output_names=["logits"], dynamic_axes={"glyphes": {0: "n"}, "logits": {0: "n"}},
+        )
     meta = {"classes": CLASSES, "side": 32, **meta}
     path.with_suffix(".json").write_text(json.dumps(meta, ensure_ascii=False, indent=1), encoding="utf-8")
     return path
@@ -414,6 +418,7 @@ def train(
         log(f"réseau final sur {len(y)} glyphes de {len(names)} familles")
     net = fit_net(x, y, fi, w, epochs=epochs, seed=seed, threads=threads, log=log)
     final = export_onnx(net, out_dir / CHAR_MODEL.name, {"temperature": 1.0, "familles": names, "plis": []})
+    _torch().save(net.state_dict(), cache / "final.pt")  # to go on training later
     del x, y, fi, w
     logits_out, y_out, f_out, order = [], [], [], []
     fold_sets = family_folds([f for f in families if f.name in sets], folds) if folds > 1 else []
