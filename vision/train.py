@@ -393,6 +393,7 @@ def train(
     families are always on all of that family's glyphs)."""
     from .features import normalise
 
+    _torch()  # before minutes of glyph generation: say at once when PyTorch is missing
     families = [f for f in (families or TRAIN_FAMILIES) if not f.held_out]
     cache = Path(cache)
     sets = load_sets(families, n, seed, cache, mnist, log)
