@@ -41,8 +41,9 @@ test-long: bootstrap
 bench: bootstrap
 	SDL_VIDEODRIVER=dummy $(PY) scripts/bench.py
 
-# what retraining the glyph network needs (python -m vision entrainer): fonts, PyTorch, ONNX
-train-deps: bootstrap
+# what retraining the glyph network needs (python -m vision entrainer): fonts, then .venv from
+# the train lock (runtime + PyTorch + ONNX; make bootstrap goes back to the dev set)
+train-deps:
 	apt-get install -y -qq --no-install-recommends $(TRAIN_FONTS)
 	LOCK=train bash scripts/bootstrap.sh
 

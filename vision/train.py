@@ -147,7 +147,7 @@ def _torch():
     except ImportError as exc:  # pragma: no cover - depends on the environment
         raise TrainingUnavailable(
             "l'entraînement demande PyTorch (extra « train ») : "
-            "pip install -e '.[train]' -c requirements/train.lock"
+            "make train-deps (LOCK=train bash scripts/bootstrap.sh)"
         ) from exc
     return torch
 
