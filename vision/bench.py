@@ -96,7 +96,10 @@ def make_cases(
     families = [f for f in (families or HELD_OUT_FAMILIES) if f.writers or (mnist and f.name in mnist)]
     coups = _coups(seed)
     rng = np.random.default_rng(seed)
-    fallback = [w for f in FAMILIES.values() if f.kind == "traits" and f.held_out for w in f.writers]
+    # MNIST families write only digits: their letters come from stroke writers on the same
+    # side of the split (held-out writers for the bench, training ones for the validation)
+    held = all(f.held_out for f in families)
+    fallback = [w for f in FAMILIES.values() if f.kind == "traits" and f.held_out == held for w in f.writers]
     cases = []
     for i in range(n):
         board, moves = coups[i % len(coups)]

@@ -368,7 +368,7 @@ def decode(
         word_conf = min(word_conf, 0.85)
     ref_field = (
         _written_field(r.ref, free_ref, free.ref.confidence, bmove.ref if bmove else None,
-                       REF_K, P_REF_OK)
+                       REF_K, P_REF_OK, ref_text)
         if has_ref
         else FieldValue(None, 1.0)
     )
@@ -376,7 +376,7 @@ def decode(
         ref_field.confidence = 0.0
     score_field = (
         _written_field(r.score, free_score, free.score.confidence,
-                       bmove.score if bmove else None, DIGIT_K, P_SCORE_OK)
+                       bmove.score if bmove else None, DIGIT_K, P_SCORE_OK, score_text)
         if has_score
         else FieldValue(None, 1.0)
     )
@@ -410,6 +410,7 @@ def _written_field(
     legal: object,
     k: int,
     p_ok: float,
+    text: str | None = None,
 ) -> FieldValue:
     """A reference or score: ``value`` as its ink reads; the move's ``legal`` value only changes
     how sure that reading is. Only when the ink hesitates (under ``INK_MIN``) and the move's
@@ -417,6 +418,9 @@ def _written_field(
     capped (nothing corroborates it)."""
     if legal is None:
         return FieldValue(value, min(ink_conf, DISAGREE), [(value, ink_conf)])
+    text = str(value) if text is None else text
+    if len(text) > 1 and text[0] == "0":  # nobody writes 06: a digit misread, the ink hesitates
+        ink_conf = 0.0
     lik_legal = math.exp(min(_log_match(readings, str(legal), k), 200.0))
     space = float(k) ** len(readings)
     others = (1 - p_ok) * max(1 - lik_legal / space, 0.0)
@@ -425,7 +429,7 @@ def _written_field(
         conf = p_ok * lik_legal / max(norm, 1e-300)
         alternatives = [(value, conf)]
     else:
-        lik = math.exp(min(_log_match(readings, str(value), k), 200.0)) if value is not None else 0.0
+        lik = math.exp(min(_log_match(readings, text, k), 200.0)) if value is not None else 0.0
         p_value = (1 - p_ok) * lik / space / max(norm, 1e-300)
         p_legal = p_ok * lik_legal / max(norm, 1e-300)
         if ink_conf < INK_MIN and p_legal > p_value:

@@ -164,16 +164,41 @@ def field_masks() -> np.ndarray:
     return np.array([[c in ALLOWED[f] for c in CLASSES] for f in FIELDS])
 
 
-def build_net(k: int = len(CLASSES)):
+def build_net(k: int = len(CLASSES), batch_norm: bool = True):
     """Three conv stages (12-24-48 channels) and a 128-unit layer: ~115 k weights, 0.5 MB,
     1.5 M multiply-adds a glyph (training on 2 shared CPU cores must stay under the hour)."""
     nn = _torch().nn
-    return nn.Sequential(
-        nn.Conv2d(1, 12, 3, padding=1), nn.BatchNorm2d(12), nn.ReLU(), nn.MaxPool2d(2),
-        nn.Conv2d(12, 24, 3, padding=1), nn.BatchNorm2d(24), nn.ReLU(), nn.MaxPool2d(2),
-        nn.Conv2d(24, 48, 3, padding=1), nn.BatchNorm2d(48), nn.ReLU(), nn.MaxPool2d(2),
-        nn.Flatten(), nn.Linear(768, 128), nn.ReLU(), nn.Dropout(0.3), nn.Linear(128, k),
-    )
+    layers = []
+    for a, b in ((1, 12), (12, 24), (24, 48)):
+        layers += [nn.Conv2d(a, b, 3, padding=1)] + ([nn.BatchNorm2d(b)] if batch_norm else [])
+        layers += [nn.ReLU(), nn.MaxPool2d(2)]
+    layers += [nn.Flatten(), nn.Linear(768, 128), nn.ReLU(), nn.Dropout(0.3), nn.Linear(128, k)]
+    return nn.Sequential(*layers)
+
+
+def net_from_onnx(path: str | Path):
+    """A shipped network back in PyTorch, to go on training it: the export folded each batch
+    normalisation into its convolution, so the network comes back without them."""
+    import onnx
+    from onnx import numpy_helper
+
+    torch = _torch()
+    weights = [numpy_helper.to_array(t) for t in onnx.load(str(path)).graph.initializer]
+    convs = sorted((w for w in weights if w.ndim == 4), key=lambda w: w.shape[0])
+    conv_bias = {w.shape[0]: w for w in weights if w.ndim == 1 and w.shape[0] in {c.shape[0] for c in convs}
+                 and w.shape[0] not in (128, len(CLASSES))}
+    fcs = sorted((w for w in weights if w.ndim == 2), key=lambda w: -w.shape[0] * (w.shape[1] == 768))
+    fc_bias = {w.shape[0]: w for w in weights if w.ndim == 1 and w.shape[0] in (128, len(CLASSES))}
+    net = build_net(batch_norm=False)
+    mods = [m for m in net if isinstance(m, torch.nn.Conv2d | torch.nn.Linear)]
+    with torch.no_grad():
+        for m, w in zip(mods[:3], convs, strict=True):
+            m.weight.copy_(torch.tensor(w))
+            m.bias.copy_(torch.tensor(conv_bias[w.shape[0]]))
+        for m, w in zip(mods[3:], fcs, strict=True):
+            m.weight.copy_(torch.tensor(w))
+            m.bias.copy_(torch.tensor(fc_bias[w.shape[0]]))
+    return net
 
 
 def _augment(x, gen):
@@ -223,13 +248,17 @@ def fit_net(
     seed: int = 0,
     threads: int = 2,
     log: Callable[[str], None] | None = None,
+    net=None,
+    lr: float = 3e-3,
 ):
-    """Train the CNN (cross-entropy over each glyph's field classes). x: N×32×32 uint8."""
+    """Train the CNN (cross-entropy over each glyph's field classes). x: N×32×32 uint8.
+
+    ``net``: go on training this network (e.g. ``net_from_onnx``), at a lower ``lr``."""
     torch = _torch()
     torch.set_num_threads(threads)
     torch.manual_seed(seed)
     gen = torch.Generator().manual_seed(seed)
-    net = build_net()
+    net = net if net is not None else build_net()
     masks = torch.tensor(field_masks())
     xt = torch.tensor(x, dtype=torch.uint8)
     yt = torch.tensor(y, dtype=torch.long)
@@ -237,8 +266,8 @@ def fit_net(
     wt = torch.tensor(np.ones(len(y), np.float32) if weights is None else weights, dtype=torch.float32)
     batch = 256
     steps = epochs * ((len(y) + batch - 1) // batch)
-    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=steps, pct_start=0.15)
+    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, lr, total_steps=steps, pct_start=0.15)
     start = time.time()
     for epoch in range(epochs):
         net.train()
