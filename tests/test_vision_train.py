@@ -57,6 +57,12 @@ def test_confirmed_crops_round_trip_and_retrain(tmp_path):
     recogniser = Recogniser.load(tmp_path / "model")
     assert recogniser.chars.classes == CLASSES
     assert len(recogniser.read(list(reading.crops.values()))) == len(reading.crops)
+    # going on training a shipped network keeps its family-out calibration
+    meta = tmp_path / "model" / "glyphes.json"
+    meta.write_text(meta.read_text().replace('"temperature": 1.0', '"temperature": 1.7'))
+    train(40, seed=4, out_dir=tmp_path / "more", epochs=1, folds=0, cache=tmp_path / "cache",
+          families=fams, log=None, threads=1, resume=tmp_path / "model" / "glyphes.onnx")
+    assert Recogniser.load(tmp_path / "more").chars.temperature == 1.7
 
 
 def test_tesseract_reads_a_printed_capital():

