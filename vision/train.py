@@ -519,10 +519,12 @@ def _train_circles(n: int, seed: int, out_dir: Path, extra, log) -> None:
 def add_arguments(parser) -> None:
     """The training options, shared by ``python -m vision entrainer`` and ``python -m vision.train``."""
     parser.add_argument("--glyphes", type=int, default=3000, help="glyphes par famille d'écrivains")
-    parser.add_argument("--graine", type=int, default=1)
-    parser.add_argument("--epoques", type=int, default=10)
+    parser.add_argument("--graine", type=int, default=1, help="graine (défaut 1)")
+    parser.add_argument("--epoques", type=int, default=10, metavar="N",
+                        help="époques du réseau livré (défaut 10)")
     parser.add_argument("--plis", type=int, default=FOLDS, help="plis famille-exclue pour le calibrage")
-    parser.add_argument("--epoques-plis", type=int, default=None)
+    parser.add_argument("--epoques-plis", type=int, default=None, metavar="N",
+                        help="époques des réseaux des plis (défaut : la moitié)")
     parser.add_argument("--glyphes-plis", type=int, default=None, help="glyphes par famille pour les plis")
     parser.add_argument("--fils", type=int, default=2, help="fils de calcul (cœurs)")
     parser.add_argument(
