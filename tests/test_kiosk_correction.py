@@ -631,3 +631,25 @@ def test_the_correction_title_shows_the_tops_joker_as_a_capital(tmp_path, lexico
     draw_arbiter(machine, surface)
     band = pygame.surfarray.array3d(surface)[:, : Metrics((1366, 768)).title + 8]
     assert (abs(band.astype(int) - theme.JOKER_INK).sum(axis=2) < 60).any()
+
+
+def test_photo_table_read_among_the_players_still_without_a_result(tmp_path, lexicon, monkeypatch):
+    """The reader gets the tables that may still hand in this coup's bulletin (issue 11)."""
+    import kiosk.reading as reading
+
+    machine, clock = start(tmp_path, lexicon)
+    to_correction(machine, clock)
+    s = machine.session
+    top = s.coup.top
+    path = photo(tmp_path, "table2.jpg", 2, top.word, top.ref, top.score, seed=5)
+    real, asked = reading._reader(), []
+
+    def recording(*args, **kwargs):
+        asked.append(kwargs.get("tables"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(reading, "_reader", lambda: recording)
+    data = read_photo(path, s, 1)
+    assert asked and asked[0] == s.missing_tables(1) and 2 in asked[0]
+    assert set(asked[0]) <= set(s.results.players)
+    assert data["fields"]["table"]["value"] == 2
