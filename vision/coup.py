@@ -49,7 +49,7 @@ class CoupContext:
         board = game.board_before(number)
         tirage = game.coups[number - 1].tirage
         moves = generate_moves(board, tirage, lexicon)
-        return cls(number, board, tirage, [Candidate.of(m) for m in moves], lexicon, tables)
+        return cls(number, board, tirage, Candidate.all_of(moves), lexicon, tables)
 
 
 def correct_reading(reading, context: CoupContext) -> dict | None:

@@ -63,7 +63,17 @@ class Candidate:
 
     @classmethod
     def of(cls, move) -> Candidate:
+        if isinstance(move, tuple):  # (ref, word, score) as MoveList.candidates() gives them
+            return cls(str(move[0]), str(move[1]), int(move[2]))
         return cls(str(move.ref), str(move.word), int(move.score))
+
+    @classmethod
+    def all_of(cls, moves: Iterable) -> list[Candidate]:
+        """The decoder's view of a coup's moves; a compact ``MoveList`` gives its columns
+        without making a ``Move`` per legal move (tens of thousands with two jokers)."""
+        if hasattr(moves, "candidates"):
+            return [cls(ref, word, score) for ref, word, score in moves.candidates()]
+        return [m if isinstance(m, Candidate) else cls.of(m) for m in moves]
 
 
 @dataclass
@@ -307,7 +317,7 @@ def decode(
         free.table = _decode_table(r.table, tables, free.table)
     if candidates is None or not r.word:
         return free
-    cands = [c if isinstance(c, Candidate) else Candidate.of(c) for c in candidates]
+    cands = Candidate.all_of(candidates)
     n = len(r.word)
     cands = [c for c in cands if abs(len(c.word) - n) <= 1]
     logs = _cell_logs(r.word)

@@ -336,11 +336,7 @@ def read_bulletin(
                 )
             reading.table = table
             return _with_code(reading, code, tables, coup)
-        cands = (
-            [c if isinstance(c, Candidate) else Candidate.of(c) for c in candidates]
-            if candidates is not None
-            else None
-        )
+        cands = Candidate.all_of(candidates) if candidates is not None else None
         decoded = decode(groups, cands, board, tables)
         if page.method == "contour":
             threshold = max(threshold, CONTOUR_THRESHOLD)
