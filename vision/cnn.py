@@ -28,6 +28,11 @@ class GlyphNet:
     temperature: float
     meta: dict
 
+    def field_temperature(self, field: str) -> float:
+        """The temperature fitted for a field's glyphs (letters of the grid, digits of a
+        box…), or the overall one."""
+        return float(self.meta.get("temperatures", {}).get(field, self.temperature))
+
     @classmethod
     def load(cls, onnx: str | Path) -> GlyphNet:
         onnx = Path(onnx)
@@ -52,9 +57,11 @@ class GlyphNet:
         return self.logits_of_images(np.stack([normalise(c) for c in crops]))
 
 
-def masked_softmax(logits: np.ndarray, allowed: np.ndarray, temperature: float = 1.0) -> np.ndarray:
-    """Softmax over the allowed classes only (``allowed``: boolean N×K or K)."""
-    z = np.where(allowed, logits / temperature, -np.inf)
+def masked_softmax(logits: np.ndarray, allowed: np.ndarray, temperature=1.0) -> np.ndarray:
+    """Softmax over the allowed classes only (``allowed``: boolean N×K or K; ``temperature``:
+    one, or one per glyph)."""
+    t = np.asarray(temperature, np.float32)
+    z = np.where(allowed, logits / (t[:, None] if t.ndim == 1 else t), -np.inf)
     z = z - z.max(axis=-1, keepdims=True)
     e = np.exp(z)
     return e / e.sum(axis=-1, keepdims=True)

@@ -248,6 +248,8 @@ def _flags(d: Decoded, threshold: float) -> list[str]:
         f: FieldValue = getattr(d, name)
         if f.value is None and name in ("table", "word", "score"):
             flagged.append(name)
+        elif name == "ref" and f.value is None and not d.raccord:
+            flagged.append(name)  # a word placed nowhere: a reference too pale to be seen?
         elif f.confidence < threshold:
             flagged.append(name)
     if d.word.value and (d.jokers_confidence < threshold or "word" in flagged):

@@ -91,7 +91,8 @@ class Recogniser:
         if not fields:
             return np.zeros((0, len(self._index)), np.float32)
         mask = np.stack([self._allowed[f] for f in fields])
-        return masked_softmax(logits, mask, self.chars.temperature)
+        temperature = np.array([self.chars.field_temperature(f) for f in fields], np.float32)
+        return masked_softmax(logits, mask, temperature)
 
     def read(self, glyphs: list[Glyph]) -> list[CharReading]:
         if not glyphs:

@@ -507,6 +507,7 @@ def render_bulletin(
     digits: dict[str, list[np.ndarray]] | None = None,
     layout: Layout | None = None,
     printed: tuple[int, int | None] | None = None,
+    ink: Ink | None = None,
 ) -> tuple[bytes | np.ndarray, GroundTruth]:
     """A photographed bulletin: JPEG bytes (or the BGR array with ``jpeg=False``) and its truth.
 
@@ -517,7 +518,7 @@ def render_bulletin(
     st = _style(style, rng, held_out)
     fx = effects or PhotoEffects()
     paper, truth = write_bulletin(
-        content, st, rng, layout=layout, mistakes=mistakes, digits=digits, printed=printed
+        content, st, rng, layout=layout, mistakes=mistakes, digits=digits, printed=printed, ink=ink
     )
     truth.seed = seed
     photo, corners = photograph(paper, rng, fx)

@@ -164,15 +164,21 @@ def field_masks() -> np.ndarray:
     return np.array([[c in ALLOWED[f] for c in CLASSES] for f in FIELDS])
 
 
-def build_net(k: int = len(CLASSES), batch_norm: bool = True):
-    """Three conv stages (12-24-48 channels) and a 128-unit layer: ~115 k weights, 0.5 MB,
-    1.5 M multiply-adds a glyph (training on 2 shared CPU cores must stay under the hour)."""
+#: channels of the three conv stages and units of the hidden layer: 16-32-64 and 128 are
+#: ~190 k weights, 2.6 M multiply-adds a glyph (a bulletin's ~25 glyphs: a few ms in cv2.dnn)
+CHANNELS = (16, 32, 64)
+HIDDEN = 128
+
+
+def build_net(k: int = len(CLASSES), batch_norm: bool = True, channels=CHANNELS, hidden: int = HIDDEN):
+    """Three conv stages (3×3, batch norm, ReLU, 2×2 max-pool) and one hidden layer."""
     nn = _torch().nn
     layers = []
-    for a, b in ((1, 12), (12, 24), (24, 48)):
+    for a, b in zip((1, *channels[:-1]), channels, strict=True):
         layers += [nn.Conv2d(a, b, 3, padding=1)] + ([nn.BatchNorm2d(b)] if batch_norm else [])
         layers += [nn.ReLU(), nn.MaxPool2d(2)]
-    layers += [nn.Flatten(), nn.Linear(768, 128), nn.ReLU(), nn.Dropout(0.3), nn.Linear(128, k)]
+    flat = channels[-1] * (32 // 2 ** len(channels)) ** 2
+    layers += [nn.Flatten(), nn.Linear(flat, hidden), nn.ReLU(), nn.Dropout(0.3), nn.Linear(hidden, k)]
     return nn.Sequential(*layers)
 
 
@@ -183,21 +189,22 @@ def net_from_onnx(path: str | Path):
     from onnx import numpy_helper
 
     torch = _torch()
-    weights = [numpy_helper.to_array(t) for t in onnx.load(str(path)).graph.initializer]
-    convs = sorted((w for w in weights if w.ndim == 4), key=lambda w: w.shape[0])
-    conv_bias = {w.shape[0]: w for w in weights if w.ndim == 1 and w.shape[0] in {c.shape[0] for c in convs}
-                 and w.shape[0] not in (128, len(CLASSES))}
-    fcs = sorted((w for w in weights if w.ndim == 2), key=lambda w: -w.shape[0] * (w.shape[1] == 768))
-    fc_bias = {w.shape[0]: w for w in weights if w.ndim == 1 and w.shape[0] in (128, len(CLASSES))}
-    net = build_net(batch_norm=False)
+    graph = onnx.load(str(path)).graph
+    weights = {t.name: numpy_helper.to_array(t) for t in graph.initializer}
+    layers = []  # (weight, bias) in graph order: the convolutions, then the two linear layers
+    for node in graph.node:
+        if node.op_type in ("Conv", "Gemm"):
+            w, b = (weights[name] for name in node.input[1:3])
+            layers.append((w, b))
+    convs = [(w, b) for w, b in layers if w.ndim == 4]
+    fcs = [(w, b) for w, b in layers if w.ndim == 2]
+    net = build_net(batch_norm=False, channels=tuple(w.shape[0] for w, _ in convs),
+                    hidden=fcs[0][0].shape[0])
     mods = [m for m in net if isinstance(m, torch.nn.Conv2d | torch.nn.Linear)]
     with torch.no_grad():
-        for m, w in zip(mods[:3], convs, strict=True):
+        for m, (w, b) in zip(mods, convs + fcs, strict=True):
             m.weight.copy_(torch.tensor(w))
-            m.bias.copy_(torch.tensor(conv_bias[w.shape[0]]))
-        for m, w in zip(mods[3:], fcs, strict=True):
-            m.weight.copy_(torch.tensor(w))
-            m.bias.copy_(torch.tensor(fc_bias[w.shape[0]]))
+            m.bias.copy_(torch.tensor(b))
     return net
 
 
@@ -320,7 +327,7 @@ def export_onnx(net, path: str | Path, meta: dict) -> Path:
     return path
 
 
-def masked_nll(logits: np.ndarray, y: np.ndarray, field: np.ndarray, t: float) -> float:
+def masked_nll(logits: np.ndarray, y: np.ndarray, field: np.ndarray, t) -> float:
     from .cnn import masked_softmax
 
     p = masked_softmax(logits, field_masks()[field], t)
@@ -331,6 +338,22 @@ def fit_field_temperature(logits: np.ndarray, y: np.ndarray, field: np.ndarray) 
     """The temperature minimising the negative log-likelihood over each glyph's field classes."""
     grid = np.exp(np.linspace(np.log(0.5), np.log(6), 50))
     return float(min(grid, key=lambda t: masked_nll(logits, y, field, t)))
+
+
+#: glyphs of a field needed to fit its own temperature (fewer: the overall one)
+FIELD_FIT_MIN = 500
+
+
+def fit_temperatures(logits: np.ndarray, y: np.ndarray, field: np.ndarray) -> tuple[float, dict[str, float]]:
+    """The overall temperature, and one per field (letters and digits of unseen writers are
+    not over-confident alike): each minimises the left-out families' negative log-likelihood."""
+    overall = fit_field_temperature(logits, y, field)
+    per = {}
+    for i, name in enumerate(FIELDS):
+        sel = field == i
+        enough = sel.sum() >= FIELD_FIT_MIN
+        per[name] = fit_field_temperature(logits[sel], y[sel], field[sel]) if enough else overall
+    return overall, per
 
 
 def family_folds(families: list[Family], k: int = FOLDS, seed: int = 5) -> list[list[str]]:
@@ -346,6 +369,15 @@ def family_folds(families: list[Family], k: int = FOLDS, seed: int = 5) -> list[
     return folds
 
 
+def _family_job(args) -> str:
+    """One family's glyphs generated into the cache (a worker process of ``load_sets``)."""
+    from .trainset import cached_family_set
+
+    family, per_family, seed, cache, digits = args
+    cached_family_set(family, per_family, seed, cache, digits, print)
+    return family.name
+
+
 def load_sets(
     families: list[Family],
     per_family: int,
@@ -353,14 +385,22 @@ def load_sets(
     cache: Path,
     mnist: str | Path | None,
     log: Callable[[str], None] | None,
+    workers: int = 1,
 ) -> dict[str, dict[str, np.ndarray]]:
+    """Every family's glyphs, from the cache or generated (``workers`` processes at once)."""
     from .trainset import cached_family_set, mnist_shares
 
     shares = mnist_shares(mnist) if mnist else {}
+    families = [f for f in families if f.kind != "mnist" or f.name in shares]
+    if workers > 1:
+        from concurrent.futures import ProcessPoolExecutor
+
+        jobs = [(f, per_family, seed, cache, shares.get(f.name)) for f in families]
+        with ProcessPoolExecutor(workers) as pool:
+            for _ in pool.map(_family_job, jobs):
+                pass
     sets = {}
     for fam in families:
-        if fam.kind == "mnist" and fam.name not in shares:
-            continue
         data = cached_family_set(fam, per_family, seed, cache, shares.get(fam.name), log)
         data["fi"] = np.array([FIELDS.index(f) for f in data["field"]], np.int64)
         sets[fam.name] = data
@@ -376,17 +416,20 @@ def _stack(sets: dict, names, limit: int | None = None) -> tuple[np.ndarray, np.
     )
 
 
-def family_report(logits, sets, names, t: float, level: float = 0.95) -> dict[str, dict]:
-    """Per left-out family: accuracy and the share of glyphs read wrong with p ≥ ``level``."""
+def family_report(logits, sets, names, t, level: float = 0.95) -> dict[str, dict]:
+    """Per left-out family: accuracy and the share of glyphs read wrong with p ≥ ``level``
+    (``t``: the temperature, or one per glyph)."""
     from .cnn import masked_softmax
 
     out, start = {}, 0
+    t = np.asarray(t, np.float32)
     for name in names:
         if name not in sets:
             continue
         d = sets[name]
         n = len(d["y"])
-        p = masked_softmax(logits[start : start + n], field_masks()[d["fi"]], t)
+        tt = t[start : start + n] if t.ndim == 1 else t
+        p = masked_softmax(logits[start : start + n], field_masks()[d["fi"]], tt)
         start += n
         best = p.argmax(1)
         wrong = best != d["y"]
@@ -426,7 +469,7 @@ def train(
     _torch()  # before minutes of glyph generation: say at once when PyTorch is missing
     families = [f for f in (families or TRAIN_FAMILIES) if not f.held_out]
     cache = Path(cache)
-    sets = load_sets(families, n, seed, cache, mnist, log)
+    sets = load_sets(families, n, seed, cache, mnist, log, threads)
     names = list(sets)
     report: dict = {"familles": names, "plis": []}
     out_dir = Path(out_dir)
@@ -456,10 +499,15 @@ def train(
     if resume and folds <= 1:  # no new folds: the resumed network's calibration is kept
         meta_path = final.with_suffix(".json")
         meta = json.loads(meta_path.read_text(encoding="utf-8"))
-        meta.update({k: before[k] for k in ("temperature", "plis", "exactitude_familles_exclues")
-                     if k in before})
+        kept = ("temperature", "temperatures", "plis", "exactitude_familles_exclues")
+        meta.update({k: before[k] for k in kept if k in before})
         meta_path.write_text(json.dumps(meta, ensure_ascii=False, indent=1), encoding="utf-8")
     del x, y, fi, w
+    # the fold networks calibrate the shipped one: same shape (a resumed network keeps its own)
+    torch = _torch()
+    convs = [m for m in net if isinstance(m, torch.nn.Conv2d)]
+    shape = {"channels": tuple(m.out_channels for m in convs),
+             "hidden": next(m for m in net if isinstance(m, torch.nn.Linear)).out_features}
     logits_out, y_out, f_out, order = [], [], [], []
     fold_sets = family_folds([f for f in families if f.name in sets], folds) if folds > 1 else []
     for k, held in enumerate(fold_sets):
@@ -468,7 +516,7 @@ def train(
             log(f"pli {k + 1}/{folds} : familles laissées de côté {', '.join(held)}")
         x, y, fi = _stack(sets, train_names, fold_share)
         fold = fit_net(x, y, fi, epochs=fold_epochs or max(2, epochs // 2), seed=seed + k + 1,
-                       threads=threads, log=log)
+                       threads=threads, log=log, net=build_net(**shape))
         xv, yv, fv = _stack(sets, held)
         logits_out.append(net_logits(fold, xv))
         y_out.append(yv)
@@ -479,13 +527,15 @@ def train(
     temperature = 1.0
     if logits_out:
         lo, yo, fo = np.concatenate(logits_out), np.concatenate(y_out), np.concatenate(f_out)
-        temperature = fit_field_temperature(lo, yo, fo)
-        per = family_report(lo, sets, order, temperature)
+        temperature, temperatures = fit_temperatures(lo, yo, fo)
+        per = family_report(lo, sets, order, np.array([temperatures[FIELDS[i]] for i in fo]))
         report["temperature"] = temperature
+        report["temperatures"] = temperatures
         report["par_famille"] = per
         worst = min(per, key=lambda m: per[m]["exactitude"])
         if log:
-            log(f"température (familles non vues) : {temperature:.2f}")
+            log(f"température (familles non vues) : {temperature:.2f} ; par champ : "
+                + ", ".join(f"{k} {v:.2f}" for k, v in temperatures.items()))
             for m, r in sorted(per.items(), key=lambda kv: kv[1]["exactitude"]):
                 log(f"  {m:24s} exactitude {r['exactitude']:.3f}  "
                     f"fausses sûres ≥0,95 {r['fausses_sures']:.4f}")
@@ -494,6 +544,7 @@ def train(
         for meta_path in [final.with_suffix(".json"), *paths]:  # all carry the fitted temperature
             meta = json.loads(meta_path.read_text(encoding="utf-8"))
             meta["temperature"] = temperature
+            meta["temperatures"] = temperatures
             if meta_path == final.with_suffix(".json"):
                 meta["plis"] = report["plis"]
                 meta["exactitude_familles_exclues"] = per

@@ -37,6 +37,8 @@ from .layout import Layout, to_px
 from .models import CLASSES, CROSSED
 
 PX_PER_MM = 8.0  # page.CANON_PX_PER_MM: the resolution fields are cut at
+#: the generator's version in cached file names: crops cut by older code are not reused
+VERSION = "v2"
 LETTERS = CHARS[:26]
 DIGITS = CHARS[26:]
 REF_ROWS = "ABCDEFGHIJKLMNO"
@@ -86,8 +88,10 @@ def _grain(before: np.ndarray, after: np.ndarray, rng: np.random.Generator, stre
     return np.clip(before.astype(np.float32) - d * g * strength, 0, 255).astype(np.uint8)
 
 
-def _photo(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """What the camera and the rectification leave of a flat patch."""
+def _photo(img: np.ndarray, rng: np.random.Generator, slack: float = 1.0) -> np.ndarray:
+    """What the camera and the rectification leave of a flat patch; ``slack`` scales the
+    misregistration (a whole page rectified by its markers is off by far less at its edges
+    than a patch's ±3 % would put it)."""
     h, w = img.shape[:2]
     out = img.astype(np.float32)
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
@@ -96,8 +100,8 @@ def _photo(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     light = rng.uniform(0.55, 1.05) + rng.uniform(0, 0.3) * (grad - grad.mean())
     out *= light[..., None]
     # misregistration: the rectified page is never exactly where the layout says
-    ang = rng.normal(0, 0.8)
-    scale = rng.uniform(0.97, 1.03)
+    ang = rng.normal(0, 0.8) * slack
+    scale = 1 + rng.uniform(-0.03, 0.03) * slack
     m = cv2.getRotationMatrix2D((w / 2, h / 2), ang, scale)
     m[:, 2] += rng.normal(0, 1.5, 2)
     out = cv2.warpAffine(out, m, (w, h), borderMode=cv2.BORDER_REPLICATE)
@@ -220,7 +224,7 @@ def make_patch(
     ink, _ = ink_map(crop)
     shifted = [(r, c, (b[0] - ox, b[1] - oy, b[2] - ox, b[3] - oy)) for r, c, b in cells]
     tol = 0.09 if rng.random() < 0.7 else 0.2
-    glyphs, _ = _cut(ink, field, shifted, (rx0 - ox, ry0 - oy, rx1 - ox, ry1 - oy), cell, tol)
+    glyphs = _cut(ink, field, shifted, (rx0 - ox, ry0 - oy, rx1 - ox, ry1 - oy), cell, tol)[0]
     out = []
     for rc, g in glyphs.items():
         ch = written.get(rc)
@@ -254,18 +258,34 @@ def mnist_shares(folder: str | Path) -> dict[str, dict[str, list[np.ndarray]]]:
     return out
 
 
+#: share of a family's glyphs cut from whole bulletins (``make_page``, 4× slower a glyph
+#: than patches); MNIST families write only digits, on patches
+PAGE_SHARE = 0.35
+
+
 def family_set(
     family: Family,
     n_glyphs: int,
     seed: int,
     digits: dict[str, list[np.ndarray]] | None = None,
     log: Callable[[str], None] | None = None,
+    pages: float = PAGE_SHARE,
 ) -> dict[str, np.ndarray]:
-    """``n_glyphs`` training glyphs of one family: arrays x (N×32×32 uint8), y, field, ink."""
+    """``n_glyphs`` training glyphs of one family, in random order: arrays x (N×32×32
+    uint8), y, field, ink; ``pages`` of them from whole bulletins, the rest from patches."""
     rng = np.random.default_rng([seed, sum(map(ord, family.name))])
     layout = Layout.load()
     xs, ys, fs, ks = [], [], [], []
     start = time.time()
+    want_pages = 0 if family.kind == "mnist" else int(n_glyphs * pages)
+    tries = 0
+    while len(ys) < want_pages and tries < 10 * n_glyphs:
+        tries += 1
+        for img, label, field, kind in make_page(family, rng, layout):
+            xs.append(img)
+            ys.append(label)
+            fs.append(field)
+            ks.append(kind)
     while len(ys) < n_glyphs:
         for img, label, field, kind in make_patch(family, rng, digits, layout):
             xs.append(img)
@@ -274,11 +294,12 @@ def family_set(
             ks.append(kind)
     if log:
         log(f"{family.name} : {len(ys)} glyphes en {time.time() - start:.0f} s")
+    order = rng.permutation(len(ys))[:n_glyphs]
     return {
-        "x": np.stack(xs)[:n_glyphs],
-        "y": np.array(ys[:n_glyphs], np.int16),
-        "field": np.array(fs[:n_glyphs]),
-        "ink": np.array(ks[:n_glyphs]),
+        "x": np.stack(xs)[order],
+        "y": np.array(ys, np.int16)[order],
+        "field": np.array(fs)[order],
+        "ink": np.array(ks)[order],
     }
 
 
@@ -291,7 +312,7 @@ def cached_family_set(
     log: Callable[[str], None] | None = None,
 ) -> dict[str, np.ndarray]:
     """``family_set`` kept on disk (outside the repository): regenerating takes minutes."""
-    path = Path(cache) / f"{family.name}-{n_glyphs}-{seed}.npz"
+    path = Path(cache) / f"{family.name}-{n_glyphs}-{seed}-{VERSION}.npz"
     if path.exists():
         with np.load(path, allow_pickle=False) as d:
             return {k: d[k] for k in d.files}
@@ -299,3 +320,116 @@ def cached_family_set(
     path.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(path, **data)
     return data
+
+
+#: pens laid by ``synth.lay_ink`` on whole training pages (the capture side's inks), with
+#: their shares; ``None``: the writer's own pen
+PAGE_INKS = (
+    (None, 0.4), ("crayon", 0.14), ("crayon_dur", 0.08), ("violet", 0.1), ("violet_clair", 0.06),
+    ("rouge", 0.04), ("vert", 0.04), ("bleu_clair", 0.06), ("feutre", 0.08),
+)
+
+
+def page_content(rng: np.random.Generator):
+    """A bulletin's content for training: uniform letters, jokers, raccords, 1–3 digit numbers
+    (leading 1s often: a lost leading 1 is a wrong table)."""
+    from engine.board import ROWS
+
+    from .synth import BulletinContent
+
+    n = int(rng.integers(3, 14))
+    word = "".join(LETTERS[int(i)] for i in rng.integers(0, 26, n))
+    for _ in range(int(rng.integers(0, 3))):
+        j = int(rng.integers(n))
+        word = word[:j] + word[j].lower() + word[j + 1 :]
+    raccord = tuple(
+        (int(rng.choice([-1, 1])), int(rng.integers(0, n)), LETTERS[int(rng.integers(26))])
+        for _ in range(int(rng.integers(0, 3)))
+    )
+    row, col = ROWS[int(rng.integers(15))], str(int(rng.integers(1, 16)))
+    ref = row + col if rng.random() < 0.5 else col + row
+
+    def number() -> int:
+        k = int(rng.integers(1, 4))
+        text = "".join(DIGITS[int(i)] for i in rng.integers(0, 10, k))
+        if k > 1 and rng.random() < 0.35:
+            text = "1" + text[1:]
+        return int(text.lstrip("0") or "0") if text.lstrip("0") else int(rng.integers(1, 10))
+
+    return BulletinContent(number(), word, ref, number(), raccord or None)
+
+
+def make_page(
+    family: Family,
+    rng: np.random.Generator,
+    layout: Layout | None = None,
+    fallback: list | None = None,
+) -> list[tuple[np.ndarray, int, str, str]]:
+    """The glyphs of one whole bulletin written by the capture side's generator
+    (``synth.write_bulletin``: its inks — pencils, purples, light and coloured pens, felt —,
+    letters across lines, struck letters, numbers written freely over the comb, wide
+    letters), then either degraded flat like a rectified photo or photographed on a curled
+    or folded sheet in any light and found again by ``page.find_page``; cut by
+    ``fields.cut_fields``. Same tuples as ``make_patch``."""
+    from .fields import cut_fields
+    from .page import find_page
+    from .status import VisionError
+    from .synth import INKS as PENS
+    from .synth import Mistakes, PhotoEffects, photograph, wide_letters, write_bulletin
+
+    layout = layout or Layout.load()
+    fallback = fallback or [
+        w for f in FAMILIES.values() if f.kind == "traits" and not f.held_out for w in f.writers
+    ]
+    style = _writer(family, rng, fallback)
+    if rng.random() < 0.12:
+        style = wide_letters(style)
+    names = [n for n, _ in PAGE_INKS]
+    ink_name = names[int(rng.choice(len(names), p=[p for _, p in PAGE_INKS]))]
+    ink = PENS[ink_name] if ink_name else None
+    mistakes = Mistakes(
+        across_border=0.1, crossed_out=0.2, align_right=0.5, free_numbers=0.3
+    )
+    paper, truth = write_bulletin(
+        page_content(rng), style, rng, layout, mistakes, px_per_mm=PX_PER_MM, ink=ink
+    )
+    tolerance = 0.09
+    if rng.random() < 0.3:  # photographed: curled or folded sheet, dim light, perspective
+        fx = PhotoEffects(
+            max_tilt_deg=25.0, upside_down=0.0, max_rotation_deg=15.0, shadow=0.4,
+            size=(1600, 1200), light=(0.25, 1.0) if rng.random() < 0.4 else (0.7, 1.05),
+            curl=float(rng.uniform(0.0, 0.07)) if rng.random() < 0.7 else 0.0,
+            noise=(2.0, 9.0),
+        )
+        photo, _ = photograph(paper, rng, fx)
+        ok, buf = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(40, 92))])
+        photo = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        try:
+            page = find_page(photo, layout)
+        except VisionError:
+            return []
+        image = page.image
+        if not (page.method == "marqueurs" and page.markers >= 4):
+            tolerance = 0.2
+    else:
+        image = _photo(paper, rng, 0.15)
+        if rng.random() < 0.15:  # a dim room: gain noise, then the phone's smoothing
+            dim = image.astype(np.float32) * rng.uniform(0.25, 0.45)
+            dim += rng.normal(0, rng.uniform(3, 8), dim.shape[:2]).astype(np.float32)[..., None]
+            image = np.clip(dim, 0, 255).astype(np.uint8)
+            if rng.random() < 0.5:
+                image = cv2.GaussianBlur(image, (0, 0), 0.7)
+    # a field whose cut does not find exactly the characters written (rule residue taken for
+    # letters, two digits merged, a stroke split) would teach wrong labels: left out
+    glyphs = cut_fields(image, layout, tolerance).all()
+    cut = {name: {g.key for g in glyphs if g.field == name} for name in ("grid", "table", "ref", "score")}
+    written = {name: {k for k in truth.cells if k.split(":")[0] == name} for name in cut}
+    out = []
+    for g in glyphs:
+        label = truth.cells.get(g.key)
+        # in the grid a missing letter moves no other (cells are placed): only extras count
+        whole = cut[g.field] <= written[g.field] if g.field == "grid" else cut[g.field] == written[g.field]
+        if not whole or label is None or label.upper() not in CLASSES:
+            continue
+        out.append((normalise(g.image), CLASSES.index(label.upper()), g.field, ink_name or "stylo"))
+    return out
