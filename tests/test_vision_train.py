@@ -178,7 +178,7 @@ def test_training_pages_are_cut_by_the_reader_and_labelled_as_written():
     recogniser = default_recogniser()
     p = recogniser.field_probs(recogniser.chars.logits_of_images(np.stack([g[0] for g in glyphs])),
                                [g[2] for g in glyphs])
-    assert (p.argmax(1) == np.array([g[1] for g in glyphs])).mean() >= 0.8
+    assert (p.argmax(1) == np.array([g[1] for g in glyphs])).mean() >= 0.85
 
 
 def test_each_field_has_its_own_temperature(tmp_path):

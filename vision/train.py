@@ -165,7 +165,7 @@ def field_masks() -> np.ndarray:
 
 
 #: channels of the three conv stages and units of the hidden layer: 16-32-64 and 128 are
-#: ~190 k weights, 2.6 M multiply-adds a glyph (a bulletin's ~25 glyphs: a few ms in cv2.dnn)
+#: ~160 k weights, 2.6 M multiply-adds a glyph (a bulletin's ~25 glyphs: a few ms in cv2.dnn)
 CHANNELS = (16, 32, 64)
 HIDDEN = 128
 
