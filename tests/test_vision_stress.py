@@ -42,3 +42,30 @@ def test_seven_with_its_bar_on_the_box_edge_is_not_read_as_a_confident_one():
         else:
             assert "table" in r.flagged, (seed, style, r.table)
     assert right >= len(cases) // 2
+
+
+def test_a_leading_one_on_the_box_edge_is_drawn_there():
+    """The generator's « un sur le bord »: the 1 of a table 1xx straddles the box's left edge."""
+    from vision.synth import Mistakes
+
+    layout = Layout.load()
+    box = layout.field_box("table")
+    for seed in range(3):
+        rng = np.random.default_rng(seed)
+        paper, truth = write_bulletin(BulletinContent(176, "CHAT", "H8", 10), STYLES["test_vif"],
+                                      rng, mistakes=Mistakes(one_on_edge=1.0))
+        x0, y0, x1, y1 = to_px(box, (paper.shape[1], paper.shape[0]))
+        clean, _ = write_bulletin(BulletinContent(None, "CHAT", "H8", 10), STYLES["test_vif"],
+                                  np.random.default_rng(seed))
+        band = (slice(y0, y1), slice(x0 - 6, x0 + 6))
+        ink = (paper[band].min(axis=2) < 100) & (clean[band].min(axis=2) >= 100)
+        assert ink.sum() > 20, seed  # pen strokes on and beside the printed edge
+        assert sorted(v for k, v in truth.cells.items() if k.startswith("table")) == ["1", "6", "7"]
+
+
+def test_a_leading_one_lost_on_the_box_edge_is_never_a_silent_wrong_table():
+    """176 written with its 1 on the edge may come back 76 (the stroke erased with the line):
+    the table is then flagged — another player must never be credited unflagged."""
+    report = run(8, only=["un_sur_le_bord"])["un_sur_le_bord"]
+    assert report["silent"] == 0, report
+    assert report["right"] + report["flagged_wrong"] == 8, report

@@ -218,6 +218,8 @@ class Condition:
     inks: tuple[str, ...] = ()
     wide: bool = False
     free_numbers: float = 0.0
+    #: tables (and scores) of 100–199, their leading 1 written on the box's left edge
+    one_on_edge: float = 0.0
 
 
 CONDITIONS: dict[str, Condition] = {
@@ -243,6 +245,7 @@ CONDITIONS: dict[str, Condition] = {
     "lumiere_faible": Condition(_dim),
     "papier_courbe": Condition(_curled),
     "hors_cases": Condition(_plain, free_numbers=1.0),
+    "un_sur_le_bord": Condition(_plain, one_on_edge=1.0),
     "lettres_larges": Condition(_plain, wide=True),
     "crayon_sombre_courbe": Condition(_pencil_dim_curled, None, ("crayon",)),
 }
@@ -285,7 +288,8 @@ def stress_photo(
     if cond.wide:
         st = wide_letters(st)
     ink = INKS[cond.inks[int(rng.integers(len(cond.inks)))]] if cond.inks else None
-    mistakes = Mistakes(free_numbers=cond.free_numbers) if cond.free_numbers else None
+    mistakes = (Mistakes(free_numbers=cond.free_numbers, one_on_edge=cond.one_on_edge)
+                if cond.free_numbers or cond.one_on_edge else None)
     layout = markerless_layout() if condition in MARKERLESS else None
     paper, _ = write_bulletin(
         content, st, rng, layout=layout, mistakes=mistakes, ink=ink, printed=printed
@@ -334,6 +338,8 @@ def run(
         right = flagged_wrong = silent = failed = shown = coded = 0
         times = []
         for k, case in enumerate(cases):
+            if CONDITIONS[name].one_on_edge:  # numbers that start with a 1
+                case = replace(case, content=replace(case.content, table=100 + case.content.table % 100))
             content, printed, coup = case.content, None, None
             if personal and name not in MARKERLESS:
                 coup = 1 + k % 25 if k % 2 else None

@@ -56,6 +56,9 @@ class Mistakes:
     #: per number (table, reference, score): written freely over the combed box, as on plain
     #: paper — digits at the writer's own spacing and size, across the separators
     free_numbers: float = 0.0
+    #: per number of two digits or more starting with 1 (table, score): that 1 drawn on the
+    #: box's left edge, where its thin stroke may be erased with the printed line (176 → 76)
+    one_on_edge: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -252,6 +255,11 @@ def write_bulletin(
             continue
         chars = str(text)
         comb = layout.comb_cells(name)
+        if (mistakes.one_on_edge and name != "ref" and len(chars) > 1 and chars[0] == "1"
+                and rng.random() < mistakes.one_on_edge):
+            _write_freely(img, chars, to_px(layout.field_box(name), size), comb, size, name,
+                          style, rng, truth, digits, where="bord")
+            continue
         if mistakes.free_numbers and rng.random() < mistakes.free_numbers:
             _write_freely(img, chars, to_px(layout.field_box(name), size), comb, size, name,
                           style, rng, truth, digits)
@@ -275,22 +283,26 @@ def _draw_char(img, ch: str, centre, size: float, style, rng, digits) -> None:
         draw_glyph(img, ch.upper(), centre, size, style, rng)
 
 
-def _write_freely(img, chars: str, box, comb, size, name: str, style, rng, truth, digits) -> None:
+def _write_freely(img, chars: str, box, comb, size, name: str, style, rng, truth, digits,
+                  where: str | None = None) -> None:
     """A number written as on plain paper over a combed box: the writer's own digit size
     (up to a little taller than the box) and spacing, centred or to one side, digits
-    crossing the separators."""
+    crossing the separators; ``where="bord"``: its first digit on the box's left edge."""
     x0, y0, x1, y1 = box
     bh = y1 - y0
     h = bh * rng.uniform(0.85, 1.25)  # glyph cell size: the glyph is ~0.7 of it
     advance = h * rng.uniform(0.5, 0.85)
     total = advance * (len(chars) - 1)
     span = x1 - x0
-    where = rng.choice(["centre", "left", "right"])
-    start = {
-        "centre": x0 + (span - total) / 2,
-        "left": x0 + h * 0.4,
-        "right": x1 - h * 0.4 - total,
-    }[str(where)] + rng.normal(0, 0.08 * span)
+    where = where or str(rng.choice(["centre", "left", "right"]))
+    if where == "bord":
+        start = x0 + rng.normal(0, 0.03 * h)
+    else:
+        start = {
+            "centre": x0 + (span - total) / 2,
+            "left": x0 + h * 0.4,
+            "right": x1 - h * 0.4 - total,
+        }[where] + rng.normal(0, 0.08 * span)
     cy = (y0 + y1) / 2 + rng.normal(0, 0.08 * bh)
     xs = [start + k * advance + rng.normal(0, 0.04 * h) for k in range(len(chars))]
     comb_px = [to_px(b, size) for b in comb]
