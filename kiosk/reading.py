@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .session import Session, neighbour_question
+from .session import READER_HINTS, Session, neighbour_question
 
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp"}
 FIELDS = ("table", "word", "ref", "score")
@@ -169,8 +169,7 @@ def read_photo(path: str | Path, session: Session, coup: int, previous: bool = T
     data = {"coup": coup, **named, "status": reading.status, "message": reading.message,
             "fields": _fields(reading), "flagged": list(reading.flagged),
             "cells": {k: list(v) for k, v in reading.cell_keys.items() if v}}
-    extra = {k: values[k] for k in ("raccord", "sens", "illisible", "blanc", "plusieurs", "ratures")
-             if values.get(k)}
+    extra = {k: values[k] for k in ("raccord", "sens", *READER_HINTS) if values.get(k)}
     if extra:
         data["extra"] = extra
     if previous and reading.status not in _NO_CONTENT and reading.word is not None \

@@ -74,11 +74,13 @@ class Config:
 #: what the reader may say of a photo (crossed cells, a blank page…): doubts shown to the
 #: arbiter, never a fault by themselves — the decision is made from the fields (rule 5.2's
 #: « présentation » warning is the arbiter's own decision)
-READER_HINTS = ("illisible", "blanc", "plusieurs", "ratures")
+READER_HINTS = ("illisible", "blanc", "plusieurs", "ratures", "raccord_douteux")
 HINT_TEXTS = {"illisible": "le lecteur n'a pas pu lire la photo",
               "blanc": "le lecteur voit un bulletin blanc",
               "plusieurs": "le lecteur voit plusieurs bulletins sur la photo",
-              "ratures": "le lecteur voit des ratures : regardez la photo"}
+              "ratures": "le lecteur voit des ratures : regardez la photo",
+              "raccord_douteux": "raccord lu douteux (lettre hors de la grille ou mal lue) : "
+                                 "regardez la photo"}
 
 
 @dataclass

@@ -149,6 +149,8 @@ def doubtful_fields(reading: Reading) -> list[str]:
     if not word.get("arbitre") and ("jokers" in reading.flagged or "coup_illegal"
                                     in reading.flagged) and "word" not in out:
         out.append("word")
+    if "raccord_douteux" in reading.hints:  # its cells outlined on the photo
+        out.append("raccord")
     return out
 
 

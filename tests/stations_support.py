@@ -163,9 +163,16 @@ def multipart(fields: dict[str, str], file: tuple[str, str, bytes]) -> tuple[byt
 
 
 def wait_for(predicate, timeout: float = 30.0, every: float = 0.1):
+    """The predicate's first true value; an element the page replaced while the predicate
+    looked at it (the page redraws its cards when news comes) counts as « not yet »."""
+    from selenium.common.exceptions import StaleElementReferenceException
+
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        value = predicate()
+        try:
+            value = predicate()
+        except StaleElementReferenceException:
+            value = None
         if value:
             return value
         time.sleep(every)

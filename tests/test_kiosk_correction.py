@@ -346,6 +346,35 @@ def test_point4_decision_recomputed_from_what_the_arbiter_confirmed(tmp_path, le
     assert seq not in s.pending
 
 
+def test_a_doubtful_raccord_is_shown_to_the_arbiter_and_erased_with_the_form(tmp_path, lexicon):
+    """The reader doubts a raccord letter (a stray mark beside a word placed by its
+    reference): the arbiter reads why, its cells are outlined, and erasing it in the form
+    gives back the OK the bulletin deserves."""
+    from kiosk.views import doubtful_boxes
+
+    machine, clock = start(tmp_path, lexicon)
+    to_correction(machine, clock)
+    s = machine.session
+    top = s.coup.top
+    data = reading(1, 1, top.word, str(top.ref), top.score,
+                   extra={"raccord": "I", "raccord_douteux": True}, flagged=["raccord"])
+    data["cells"] = {"raccord": ["grid:2:14"]}
+    machine.add_reading(data)
+    row = arbiter_rows(machine)[0]
+    assert any("raccord lu douteux" in note for note in row.notes)
+    assert ("grid:2:14", False) in doubtful_boxes(s.pending[row.seq])
+    assert "raccord_douteux" not in s.pending[row.seq].bulletin_dict()  # a doubt, not a fault
+    machine.key("e")
+    while machine.form.name != "raccord":
+        machine.key("tab")
+    machine.key("backspace")
+    machine.key("return")
+    row = arbiter_rows(machine)[0]
+    assert row.decision == f"OK {top.score}" and row.notes == ()
+    machine.key("return")
+    assert s.results.decision(1, 1).outcome.value == "ok"
+
+
 # -- point 5 -------------------------------------------------------------------------------------
 def test_point5_players_without_a_result_listed_absent_and_top_in_one_key(tmp_path, lexicon):
     machine, clock = start(tmp_path, lexicon, tables=(1, 2, 3, 4))

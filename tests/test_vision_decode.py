@@ -198,3 +198,28 @@ def test_lost_leading_one_is_proposed_but_flagged():
     cells = comb("table", "76", {0: {"p": 0.99}, 1: {"p": 0.99}})
     d = decode(group_readings(word_cells("MAISONS") + cells), MOVES, tables=[3, 176, 180])
     assert d.table.value == 176 and d.table.confidence < 0.95
+
+
+def test_a_raccord_letter_where_the_grid_has_none_is_flagged():
+    """A stray mark (a line's residue) read as a raccord letter beside a word placed by its
+    reference would make the correction call it « both modes, one wrong »: a raccord letter
+    that is not the grid's letter at its place is flagged; one that is, read surely, is not."""
+    from engine.board import Board
+    from vision.reader import FLAG_THRESHOLD, _flags
+
+    board = Board()
+    for i, ch in enumerate("CHAT"):  # CHAT at H4..H7
+        board.cells[7][3 + i] = ch
+    moves = [Candidate("G4", "RIEN", 12), Candidate("I4", "RIEN", 12)]
+    base = word_cells("RIEN", start=3) + comb("ref", "G4") + comb("score", "12")
+    c_below = cell("grid:2:3", 3, "C", p=0.999, row=2)  # the C of CHAT, under the R
+    stray = cell("grid:2:14", 14, "I", p=0.999, row=2)  # far right: no letter there
+
+    sure = decode(group_readings(base + [c_below]), moves, board)
+    assert sure.raccord == "C" and sure.raccord_confidence > 0.99
+    assert "raccord" not in _flags(sure, FLAG_THRESHOLD)
+    wrong = decode(group_readings(base + [stray]), moves, board)
+    assert wrong.raccord == "I" and wrong.raccord_confidence == 0.0
+    assert "raccord" in _flags(wrong, FLAG_THRESHOLD)
+    pale = decode(group_readings(base + [cell("grid:2:3", 3, "C", p=0.6, row=2)]), moves, board)
+    assert "raccord" in _flags(pale, FLAG_THRESHOLD)  # the grid's letter, but read unsurely

@@ -34,7 +34,7 @@ from .glyphs import FAMILIES, HELD_OUT_FAMILIES, Family, FontStyle, Style
 from .reader import FLAG_THRESHOLD, BulletinReading, read_bulletin
 from .synth import BulletinContent, render_bulletin
 
-FIELDS = ("table", "word", "jokers", "ref", "score")
+FIELDS = ("table", "word", "jokers", "ref", "score", "raccord")
 #: the tables that may hand in a bulletin (as the examiners read: ``--tables 1-200``)
 TABLES = list(range(1, 201))
 #: pens of the benchmark, cycled over the bulletins: one in six in pencil, one in six purple
@@ -146,6 +146,8 @@ def _truth(content: BulletinContent) -> dict:
         "jokers": [i for i, ch in enumerate(content.word) if ch.islower()],
         "ref": content.ref,
         "score": content.score,
+        # raccord letters compared as a set of letters (a stray one, a lost one, a misread one)
+        "raccord": "".join(sorted(letter for _, _, letter in content.raccord or ())),
     }
 
 
@@ -156,6 +158,7 @@ def _got(reading: BulletinReading) -> dict:
         "jokers": reading.jokers,
         "ref": reading.ref.value if reading.ref else None,
         "score": reading.score.value if reading.score else None,
+        "raccord": "".join(sorted(reading.raccord or "")),
     }
 
 

@@ -103,6 +103,9 @@ class Decoded:
     legal: bool  # the word read is a legal move of the coup
     move: Candidate | None  # the legal move retained, if any
     constrained: bool  # decoded against the game's moves
+    #: how sure the raccord letters are: each read as the grid letter at its place for the
+    #: move retained (0 where the grid has no letter), or its own reading without the game
+    raccord_confidence: float = 1.0
 
 
 @dataclass
@@ -239,10 +242,7 @@ def _raccord_log(
         return 0.0
     total = 0.0
     for dr, index, reading in raccord:
-        if ref.horizontal:
-            row, col = ref.row + dr, ref.col + index
-        else:
-            row, col = ref.row + index, ref.col + dr
+        row, col = _raccord_position(ref, dr, index)
         tile = board.cells[row][col] if 0 <= row < 15 and 0 <= col < 15 else None
         total += (
             math.log(LETTER_K * max(reading.p(tile.upper()), 1e-9))
@@ -250,6 +250,36 @@ def _raccord_log(
             else math.log(RACCORD_MISS)
         )
     return total
+
+
+def _raccord_position(ref: Ref, dr: int, index: int) -> tuple[int, int]:
+    """The grid square of a raccord letter written ``dr`` rows off the word, at ``index``."""
+    if ref.horizontal:
+        return ref.row + dr, ref.col + index
+    return ref.row + index, ref.col + dr
+
+
+def raccord_confidence(
+    raccord: list[tuple[int, int, CharReading]], cand: Candidate | None, board: Board | None
+) -> float:
+    """How sure the raccord letters read are. With the move retained and the grid: each must
+    be a grid letter at its place (a stray mark or a line's residue read as a raccord letter
+    would otherwise turn a right bulletin into « both modes, one wrong »); without them: the
+    letters' own confidence."""
+    if not raccord:
+        return 1.0
+    if cand is None or board is None:
+        return math.prod(x.confidence for _, _, x in raccord)
+    try:
+        ref = Ref.parse(cand.ref)
+    except BadReference:
+        return 0.0
+    conf = 1.0
+    for dr, index, reading in raccord:
+        row, col = _raccord_position(ref, dr, index)
+        tile = board.cells[row][col] if 0 <= row < 15 and 0 <= col < 15 else None
+        conf *= reading.p(tile.upper()) if tile else 0.0
+    return conf
 
 
 def _number(text: str) -> int | None:
@@ -302,6 +332,7 @@ def decode_free(r: Readings) -> Decoded:
         legal=False,
         move=None,
         constrained=False,
+        raccord_confidence=raccord_confidence(r.raccord, None, None),
     )
 
 
@@ -402,6 +433,7 @@ def decode(
         legal=bmove is not None,
         move=bmove,
         constrained=True,
+        raccord_confidence=raccord_confidence(r.raccord, bmove, board),
     )
 
 

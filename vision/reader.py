@@ -95,6 +95,8 @@ class BulletinReading:
             data["plusieurs"] = True
         if self.crossed:
             data["ratures"] = True
+        if "raccord" in self.flagged:
+            data["raccord_douteux"] = True
         return data
 
     def to_dict(self) -> dict:
@@ -254,6 +256,8 @@ def _flags(d: Decoded, threshold: float) -> list[str]:
             flagged.append(name)
     if d.word.value and (d.jokers_confidence < threshold or "word" in flagged):
         flagged.append("jokers")
+    if d.raccord and d.raccord_confidence < threshold:
+        flagged.append("raccord")  # a raccord letter not on the grid, or not surely read
     if d.constrained and not d.legal and d.word.value:
         flagged.extend(n for n in ("word", "jokers", "coup_illegal") if n not in flagged)
     return flagged
