@@ -83,6 +83,14 @@ HINT_TEXTS = {"illisible": "le lecteur n'a pas pu lire la photo",
                                  "regardez la photo"}
 
 
+def hint_text(hint: str, extra: dict) -> str:
+    """What the arbiter reads for one of the reader's doubts (the raccord doubted, named)."""
+    if hint == "raccord_douteux" and extra.get("raccord"):
+        return (f"raccord « {extra['raccord']} » lu douteux (lettre hors de la grille ou mal "
+                "lue) : regardez la photo")
+    return HINT_TEXTS[hint]
+
+
 @dataclass
 class Reading:
     """A bulletin read (photo or keyboard) waiting for the arbiter's confirmation."""

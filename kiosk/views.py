@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from display.view import PAGE_SECONDS, Countdown, RankLine, Screen, Top, View
 
 from .machine import EDITABLE, FIELD_NAMES, Machine, outcome_text
-from .session import HINT_TEXTS, READER_HINTS, Reading, neighbour_question
+from .session import READER_HINTS, Reading, hint_text, neighbour_question
 
 #: « Tirages aléatoires » on the welcome screen: label and value read as one phrase
 _DRAW_MODES = {"aleatoire": "aléatoires", "manuel": "tapés à la main (sac réel)",
@@ -244,7 +244,7 @@ def arbiter_rows(machine: Machine) -> list[ArbiterRow]:
                                    name in doubtful))
         proposed, reasons, _ = _proposal(s, reading)
         status = reading.message or reading.status
-        notes = [HINT_TEXTS[h] for h in reading.hints]
+        notes = [hint_text(h, reading.extra) for h in reading.hints]
         previous = int(reading.neighbour["coup"]) if reading.neighbour else None
         if previous is not None:
             notes.insert(0, f"{neighbour_question(reading.coup, previous)} il correspond à un "

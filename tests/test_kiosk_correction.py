@@ -361,7 +361,7 @@ def test_a_doubtful_raccord_is_shown_to_the_arbiter_and_erased_with_the_form(tmp
     data["cells"] = {"raccord": ["grid:2:14"]}
     machine.add_reading(data)
     row = arbiter_rows(machine)[0]
-    assert any("raccord lu douteux" in note for note in row.notes)
+    assert any("raccord « I » lu douteux" in note for note in row.notes)
     assert ("grid:2:14", False) in doubtful_boxes(s.pending[row.seq])
     assert "raccord_douteux" not in s.pending[row.seq].bulletin_dict()  # a doubt, not a fault
     machine.key("e")

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from ..machine import OUTCOME_WORDS
-from ..session import HINT_TEXTS, Reading, Session, SessionError, Stale, neighbour_question
+from ..session import HINT_TEXTS, Reading, Session, SessionError, Stale, hint_text, neighbour_question
 from . import network
 
 FIELDS = ("table", "word", "ref", "score", "raccord")  # the console's form (kiosk.form)
@@ -596,7 +596,7 @@ class Hub:
                 sender = (s.stations.get(other.station or "") or {}).get("nom")
                 notes.append(f"une autre photo de la table {table} attend"
                              + (f" (poste de {sender})" if sender else " (console)"))
-        notes += [HINT_TEXTS[h] for h in reading.hints if h in HINT_TEXTS]
+        notes += [hint_text(h, reading.extra) for h in reading.hints if h in HINT_TEXTS]
         if reading.neighbour:
             other = int(reading.neighbour["coup"])
             notes.append(f"{neighbour_question(reading.coup, other)} Ce bulletin correspond au "
