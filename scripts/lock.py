@@ -96,6 +96,20 @@ def compile_lock(uv: str, pyproject: dict, name: str, extras: list[str], upgrade
     print(f"lock : {out.relative_to(ROOT)} ({pins} paquets)")
 
 
+#: the standard lock file (PEP 751) at the top of the repository: the full test environment's
+#: pins (requirements/dev.txt) in the format other tools read; written from those very pins
+PYLOCK = ROOT / "pylock.toml"
+
+
+def export_pylock(uv: str) -> None:
+    """``pylock.toml`` from requirements/dev.txt, pin for pin (no new resolution)."""
+    subprocess.run([uv, "pip", "compile", "requirements/dev.txt", "--no-deps", "--quiet",
+                    "--format", "pylock.toml", "--python-version", PYTHON_VERSION,
+                    "--python-platform", PLATFORM, "--custom-compile-command", "make lock",
+                    "-o", PYLOCK.name], cwd=ROOT, check=True)
+    print(f"lock : {PYLOCK.name} (PEP 751, les mêmes versions que requirements/dev.txt)")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="scripts/lock.py",
                                      description="Fige les dépendances de pyproject.toml "
@@ -127,6 +141,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"erreur : résolution impossible pour requirements/{name}.txt (voir ci-dessus)",
                   file=sys.stderr)
             return 1
+    export_pylock(args.uv)
     return 0
 
 

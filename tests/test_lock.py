@@ -70,3 +70,16 @@ def test_a_changed_range_is_seen(tmp_path):
         text.replace('dependencies = [\n', 'dependencies = [\n  "qrcode>=7",\n', 1),
         encoding="utf-8")
     assert set(lock.stale_locks(tmp_path)) == set(lock.lock_sets(PYPROJECT))
+
+
+def test_the_standard_lock_file_holds_the_dev_pins():
+    """pylock.toml (PEP 751), made by make lock from requirements/dev.txt: the same packages at
+    the same versions, each file with its sha256."""
+    data = tomllib.loads((ROOT / "pylock.toml").read_text(encoding="utf-8"))
+    assert data["lock-version"] == "1.0"
+    packages = {canonical(p["name"]): p for p in data["packages"]}
+    assert {k: p["version"] for k, p in packages.items()} == pins(ROOT / "requirements" / "dev.txt")
+    for name, p in packages.items():
+        files = [p["sdist"]] if "sdist" in p else []
+        files += p.get("wheels", [])
+        assert files and all(f["hashes"].get("sha256") for f in files), name
