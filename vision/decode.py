@@ -231,32 +231,30 @@ def _text_confidence(readings: Sequence[CharReading]) -> float:
     return math.prod(r.confidence for r in readings) if readings else 0.0
 
 
-def _raccord_log(
-    raccord: list[tuple[int, int, CharReading]], cand: Candidate, board: Board | None
-) -> float:
-    if not raccord or board is None:
-        return 0.0
+def _under_raccord(
+    raccord: list[tuple[int, int, CharReading]], cand: Candidate, board: Board
+) -> list[tuple[CharReading, str | None]] | None:
+    """Each raccord reading with the grid letter where it falls for ``cand`` (None: an empty
+    square or off the grid); None when the move's reference does not parse."""
     try:
         ref = Ref.parse(cand.ref)
     except BadReference:
-        return 0.0
-    total = 0.0
+        return None
+    out = []
     for dr, index, reading in raccord:
-        row, col = _raccord_position(ref, dr, index)
-        tile = board.cells[row][col] if 0 <= row < 15 and 0 <= col < 15 else None
-        total += (
-            math.log(LETTER_K * max(reading.p(tile.upper()), 1e-9))
-            if tile
-            else math.log(RACCORD_MISS)
-        )
-    return total
+        row, col = (ref.row + dr, ref.col + index) if ref.horizontal else (ref.row + index, ref.col + dr)
+        out.append((reading, board.cells[row][col] if 0 <= row < 15 and 0 <= col < 15 else None))
+    return out
 
 
-def _raccord_position(ref: Ref, dr: int, index: int) -> tuple[int, int]:
-    """The grid square of a raccord letter written ``dr`` rows off the word, at ``index``."""
-    if ref.horizontal:
-        return ref.row + dr, ref.col + index
-    return ref.row + index, ref.col + dr
+def _raccord_log(
+    raccord: list[tuple[int, int, CharReading]], cand: Candidate, board: Board | None
+) -> float:
+    pairs = _under_raccord(raccord, cand, board) if raccord and board is not None else None
+    return sum(
+        math.log(LETTER_K * max(reading.p(tile.upper()), 1e-9)) if tile else math.log(RACCORD_MISS)
+        for reading, tile in pairs or ()
+    )
 
 
 def raccord_confidence(
@@ -270,16 +268,10 @@ def raccord_confidence(
         return 1.0
     if cand is None or board is None:
         return math.prod(x.confidence for _, _, x in raccord)
-    try:
-        ref = Ref.parse(cand.ref)
-    except BadReference:
+    pairs = _under_raccord(raccord, cand, board)
+    if pairs is None:
         return 0.0
-    conf = 1.0
-    for dr, index, reading in raccord:
-        row, col = _raccord_position(ref, dr, index)
-        tile = board.cells[row][col] if 0 <= row < 15 and 0 <= col < 15 else None
-        conf *= reading.p(tile.upper()) if tile else 0.0
-    return conf
+    return math.prod(reading.p(tile.upper()) if tile else 0.0 for reading, tile in pairs)
 
 
 def _number(text: str) -> int | None:
