@@ -21,6 +21,7 @@ import os
 import socket
 import sqlite3
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -394,34 +395,19 @@ class Journal(JournalBase):
         not, never half); ``dest`` a folder means the same name in it. A file that
         is not a game is never replaced.
         """
-        dest = Path(dest)
-        if dest.is_dir():
-            dest = dest / self.path.name
-        if dest.exists() or dest.is_symlink():
-            if not dest.is_file() or not _is_journal(dest):
-                raise JournalError(f"{dest} existe et n'est pas une partie du kiosque : rien n'a "
-                                   "été écrit (choisissez un autre nom)")
-            if dest.resolve() == self.path.resolve():
-                raise JournalError("la copie de sauvegarde doit aller ailleurs que la partie")
-        if not dest.parent.is_dir():
-            raise JournalError(f"dossier de sauvegarde introuvable : {dest.parent}")
-        tmp = dest.with_name(f".{dest.name}.{os.getpid()}.copie")
-        try:
+        dest = backup_target(dest, self.path.name)
+        if dest.exists() and dest.resolve() == self.path.resolve():
+            raise JournalError("la copie de sauvegarde doit aller ailleurs que la partie")
+
+        def fill(tmp: Path) -> None:
             target = sqlite3.connect(str(tmp))
             try:
                 self._conn.backup(target)
                 target.execute("PRAGMA journal_mode=DELETE")  # one self-contained file
             finally:
                 target.close()
-            with open(tmp, "rb+") as handle:
-                os.fsync(handle.fileno())
-            os.replace(tmp, dest)
-        except (OSError, sqlite3.Error) as exc:
-            tmp.unlink(missing_ok=True)
-            reason = sqlite_reason(exc) if isinstance(exc, sqlite3.Error) else _os_text(exc)
-            raise JournalError(f"copie de sauvegarde impossible : {dest} ({reason}) ; "
-                               "rien n'a été écrit") from exc
-        return dest
+
+        return publish_copy(dest, fill)
 
     # -- reading and writing -------------------------------------------------------------
     @property
@@ -564,10 +550,9 @@ def _os_text(exc: OSError) -> str:
     return os_reason(exc)
 
 
-def write_copy(dest: Path, name: str, meta: dict[str, str], events: list[Event]) -> Path:
-    """A game file made from events read elsewhere (a game of a database): same meta, same
-    numbers, one self-contained file. ``dest`` a folder means ``name`` in it; a file that is
-    not a game is never replaced."""
+def backup_target(dest: str | Path, name: str) -> Path:
+    """Where a copy goes (``dest`` a folder: ``name`` in it), refused when that is a file that
+    is not a game or a folder that does not exist."""
     dest = Path(dest)
     if dest.is_dir():
         dest = dest / name
@@ -577,9 +562,33 @@ def write_copy(dest: Path, name: str, meta: dict[str, str], events: list[Event])
                                "été écrit (choisissez un autre nom)")
     if not dest.parent.is_dir():
         raise JournalError(f"dossier de sauvegarde introuvable : {dest.parent}")
+    return dest
+
+
+def publish_copy(dest: Path, fill: Callable[[Path], None]) -> Path:
+    """``fill`` writes the copy into a temporary file beside ``dest``; it is made durable then
+    put in place at once (a copy is whole or absent, never half)."""
     tmp = dest.with_name(f".{dest.name}.{os.getpid()}.copie")
     try:
         tmp.unlink(missing_ok=True)
+        fill(tmp)
+        with open(tmp, "rb+") as handle:
+            os.fsync(handle.fileno())
+        os.replace(tmp, dest)
+    except (OSError, sqlite3.Error) as exc:
+        tmp.unlink(missing_ok=True)
+        reason = sqlite_reason(exc) if isinstance(exc, sqlite3.Error) else _os_text(exc)
+        raise JournalError(f"copie de sauvegarde impossible : {dest} ({reason}) ; "
+                           "rien n'a été écrit") from exc
+    return dest
+
+
+def write_copy(dest: Path, name: str, meta: dict[str, str], events: list[Event]) -> Path:
+    """A game file made from events read elsewhere (a game of a database): same meta, same
+    numbers, one self-contained file. ``dest`` a folder means ``name`` in it; a file that is
+    not a game is never replaced."""
+
+    def fill(tmp: Path) -> None:
         conn = sqlite3.connect(str(tmp), isolation_level=None)
         try:
             conn.executescript(_SCHEMA)
@@ -591,12 +600,5 @@ def write_copy(dest: Path, name: str, meta: dict[str, str], events: list[Event])
             conn.execute("COMMIT")
         finally:
             conn.close()
-        with open(tmp, "rb+") as handle:
-            os.fsync(handle.fileno())
-        os.replace(tmp, dest)
-    except (OSError, sqlite3.Error) as exc:
-        tmp.unlink(missing_ok=True)
-        reason = sqlite_reason(exc) if isinstance(exc, sqlite3.Error) else _os_text(exc)
-        raise JournalError(f"copie de sauvegarde impossible : {dest} ({reason}) ; "
-                           "rien n'a été écrit") from exc
-    return dest
+
+    return publish_copy(backup_target(dest, name), fill)
