@@ -200,6 +200,44 @@ def test_lost_leading_one_is_proposed_but_flagged():
     assert d.table.value == 176 and d.table.confidence < 0.95
 
 
+def test_without_unread_ink_no_leading_one_is_supposed_lost():
+    """The capture saw nothing before the first digit (``Fields.hidden``): 76 is table 76,
+    sure, even where a table 176 plays; with a trace there, 176 stays a doubt."""
+    cells = comb("table", "76", {0: {"p": 0.99}, 1: {"p": 0.99}})
+    groups = group_readings(word_cells("MAISONS") + cells)
+    seen = decode(groups, MOVES, tables=range(1, 201), table_hidden=False)
+    assert seen.table.value == 76 and seen.table.confidence > 0.95
+    hidden = decode(groups, MOVES, tables=range(1, 201), table_hidden=True)
+    assert hidden.table.value == 76 and hidden.table.confidence < 0.95
+
+
+def test_a_reference_is_read_as_one_letter_and_one_number():
+    """An upright read half « 1 », half « I »: a digit where a number goes, a letter where
+    the letter goes; an ink that spells no reference stays doubtful."""
+    from vision.decode import read_ref
+
+    text, conf = read_ref(comb("ref", "HI1", {0: {"p": 0.98}, 1: {"p": 0.4, "second": "1",
+                                                                  "p2": 0.38}, 2: {"p": 0.98}}))
+    assert text == "H11" and conf > 0.95
+    text, conf = read_ref(comb("ref", "11I", {0: {"p": 0.97}, 1: {"p": 0.5, "second": "I",
+                                                                  "p2": 0.45}, 2: {"p": 0.9}}))
+    assert text == "11I" and conf > 0.9  # 1I is no reference: the middle stroke is a 1
+    text, conf = read_ref(comb("ref", "H16", {0: {"p": 0.98}, 1: {"p": 0.98}, 2: {"p": 0.98}}))
+    assert conf < 0.5  # column 16 is off the grid: whatever H1x it is closest to, unsure
+    text, conf = read_ref(comb("ref", "H7", {0: {"p": 0.98}, 1: {"p": 0.55, "second": "1",
+                                                                 "p2": 0.4}}))
+    assert text == "H7" and conf < 0.7  # H7 and H1 both exist: the ink alone decides
+
+
+def test_a_reference_read_by_its_grammar_still_never_takes_the_moves_place():
+    # the ink reads H1? with a sure 1 then a doubtful 1/I: H11; the move is at H12
+    cells = comb("ref", "H1I", {0: {"p": 0.98}, 1: {"p": 0.98}, 2: {"p": 0.45, "second": "1",
+                                                                    "p2": 0.44}})
+    moves = [Candidate("H12", "MAISONS", 70)]
+    d = decode(group_readings(word_cells("MAISONS") + cells), moves)
+    assert d.ref.value == "H11" and d.ref.confidence < 0.95
+
+
 def test_a_raccord_letter_where_the_grid_has_none_is_flagged():
     """A stray mark (a line's residue) read as a raccord letter beside a word placed by its
     reference would make the correction call it « both modes, one wrong »: a raccord letter

@@ -166,3 +166,43 @@ def test_a_blank_bulletin_in_dim_light_has_no_ink():
         fields = _cut(paper, rng, PhotoEffects(max_tilt_deg=15, upside_down=0, light=(0.22, 0.3),
                                                noise=(7.0, 9.0), shadow=0))
         assert fields.empty and not fields.marked and not fields.doubtful
+
+
+def _table_box_photo(seed: int, table: int, edge: bool, style: str = "test_vif"):
+    rng = np.random.default_rng(seed)
+    mistakes = Mistakes(one_on_edge=1.0, crossed_out=0.0) if edge else Mistakes(crossed_out=0.0)
+    paper, _ = write_bulletin(BulletinContent(table, "CHAT", "H8", 10), STYLES[style], rng,
+                              mistakes=mistakes)
+    return _cut(paper, rng)
+
+
+def test_a_clean_table_box_hides_no_digit():
+    """Digits written in their boxes, nothing else: no stroke of the table box is left unread
+    and no rule before the first digit carries a pen stroke (a 76 cannot be a 176)."""
+    clean = [_table_box_photo(seed, (7, 76, 42, 176)[seed % 4], False,
+                              ("test_vif", "test_serre", "test_gros")[seed % 3]) for seed in range(6)]
+    assert sum("table" not in f.hidden for f in clean) >= 5, [f.hidden for f in clean]
+
+
+def test_a_one_on_the_box_edge_leaves_the_table_box_in_doubt():
+    """A 1 written on the left edge, outside it, or faint: either read as a digit, or the
+    capture says a digit may hide there (the decoder then keeps 176 beside 76)."""
+    for seed in range(6):
+        fields = _table_box_photo(seed, 176, True, ("test_vif", "test_dkg", "test_breip")[seed % 3])
+        three = len(fields.combs["table"]) >= 3
+        assert three or "table" in fields.hidden, (seed, sorted(fields.combs["table"]), fields.hidden)
+
+
+def test_a_pale_pen_table_is_right_or_flagged_among_200_tables():
+    """2H pencil, tables 1–200: a digit the capture lost (too pale) must not let another
+    player's table pass unflagged."""
+    from vision.reader import read_bulletin
+
+    for seed, table in enumerate((76, 7, 176, 41)):
+        rng = np.random.default_rng(seed)
+        paper, _ = write_bulletin(BulletinContent(table, "CHAT", "H8", 10), STYLES["test_vif"], rng,
+                                  ink=INKS["crayon_dur"])
+        fx = PhotoEffects(max_tilt_deg=15, upside_down=0, max_rotation_deg=8, shadow=0)
+        r = read_bulletin(photograph(paper, rng, fx)[0], tables=range(1, 201))
+        assert r.table is not None
+        assert r.table.value == table or "table" in r.flagged, (seed, table, r.table)

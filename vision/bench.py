@@ -281,6 +281,7 @@ def field_confidences(reading: BulletinReading) -> dict[str, tuple[float, bool]]
         out[f] = (float(fv.confidence) if fv else 0.0, f in reading.flagged)
     word_conf = out["word"][0]
     out["jokers"] = (min(reading.jokers_confidence, word_conf), "jokers" in reading.flagged)
+    out["raccord"] = (reading.raccord_confidence if reading.raccord else 1.0, "raccord" in reading.flagged)
     return out
 
 

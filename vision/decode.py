@@ -44,6 +44,9 @@ INK_MIN = 0.5
 TABLE_RIVAL = 0.02
 #: likelihood of a leading "1" lost (thin stroke on the box's edge): 76 read, 176 possible
 DROPPED_ONE = 0.05
+#: the same where the capture saw no ink unread in the box and no stroke on a rule before
+#: the first digit (``fields.Fields.hidden``): a 1 lost there would have left a trace
+DROPPED_ONE_UNSEEN = 0.001
 LETTER_K = 26
 REF_K = 25
 DIGIT_K = 10
@@ -285,6 +288,39 @@ def _ref_value(text: str) -> str | None:
         return text or None
 
 
+#: share of bulletins whose reference cells hold something that is no reference at all
+REF_INVALID = 0.02
+_REF_LETTERS = "ABCDEFGHIJKLMNO"
+
+
+def read_ref(readings: Sequence[CharReading]) -> tuple[str, float]:
+    """The reference the cells most probably hold, and how sure the ink alone is of it.
+
+    A reference is a letter A–O and a number 1–15, in either order: a cell between a letter
+    and the end of a number can only be a digit, so an upright stroke read half « 1 », half
+    « I » is a 1 there and an I nowhere else (« H11 », « 1I »: one is a reference, the
+    other not). The confidence is the reading's share among the references the cells could
+    be, next to « something else » written (``REF_INVALID``, spread over every string):
+    an ink that clearly spells no reference stays doubtful."""
+    n = len(readings)
+    text = free_text(readings)
+    if n not in (2, 3):
+        return text, _text_confidence(readings) if _parses(text) else 0.0
+    numbers = [str(i) for i in range(1, 16) if len(str(i)) == n - 1]
+    best, best_lik, total = text, -1.0, 0.0
+    for letter in _REF_LETTERS:
+        for number in numbers:
+            for ref in (letter + number, number + letter):
+                lik = math.prod(r.p(ch) for r, ch in zip(readings, ref, strict=True))
+                total += lik
+                if lik > best_lik:
+                    best, best_lik = ref, lik
+    count = 2 * len(_REF_LETTERS) * len(numbers)
+    valid = (1 - REF_INVALID) / count
+    other = REF_INVALID / float(REF_K) ** n  # the cells' likelihood summed over all strings
+    return best, valid * best_lik / (valid * total + other)
+
+
 def _parses(ref: object) -> bool:
     try:
         Ref.parse(ref)  # type: ignore[arg-type]
@@ -302,14 +338,14 @@ def _sens(ref: str | None) -> str | None:
 def decode_free(r: Readings) -> Decoded:
     """Reading without the game: each field as read, confidence = product of cell confidences."""
     word = free_word(r.word)
-    ref_text = free_text(r.ref)
+    ref_text, ref_ink = read_ref(r.ref) if r.ref else ("", 1.0)
     score_text = free_text(r.score)
     table_text = free_text(r.table)
     jokers = [i for i, ch in enumerate(word) if ch.islower()]
     jconf = math.prod(max(x.circled, 1 - x.circled) for x in r.word) if r.word else 1.0
     raccord = "".join(x.best for _, _, x in sorted(r.raccord, key=lambda t: (t[1], t[0]))) or None
     ref = _ref_value(ref_text)
-    ref_conf = _text_confidence(r.ref) if ref_text else 1.0
+    ref_conf = ref_ink
     if ref_text and not _parses(ref):
         ref_conf = 0.0
     return Decoded(
@@ -333,11 +369,16 @@ def decode(
     candidates: Iterable[Candidate] | None = None,
     board: Board | None = None,
     tables: Iterable[int] | None = None,
+    table_hidden: bool = True,
 ) -> Decoded:
-    """The most probable reading given the legal moves (``None``: no game, read freely)."""
+    """The most probable reading given the legal moves (``None``: no game, read freely);
+    ``table_hidden``: whether a digit may hide unread in the table box (see
+    ``DROPPED_ONE_UNSEEN``)."""
     free = decode_free(r)
     if tables is not None and r.table:
-        free.table = _decode_table(r.table, tables, free.table)
+        free.table = _decode_table(
+            r.table, tables, free.table, DROPPED_ONE if table_hidden else DROPPED_ONE_UNSEEN
+        )
     if candidates is None or not r.word:
         return free
     cands = Candidate.all_of(candidates)
@@ -345,7 +386,7 @@ def decode(
     cands = [c for c in cands if abs(len(c.word) - n) <= 1]
     logs = _cell_logs(r.word)
     exact: dict[str, bool] = {}
-    ref_text, score_text = free_text(r.ref), free_text(r.score)
+    ref_text, score_text = (read_ref(r.ref)[0] if r.ref else ""), free_text(r.score)
     has_ref, has_score = bool(r.ref), bool(r.score)
     free_ref = _ref_value(ref_text)
     free_score = _number(score_text)
@@ -500,7 +541,8 @@ def _guessed(cells: Sequence[CharReading], move: Candidate, cands: Sequence[Cand
 
 
 def _decode_table(
-    readings: Sequence[CharReading], tables: Iterable[int], free: FieldValue
+    readings: Sequence[CharReading], tables: Iterable[int], free: FieldValue,
+    dropped_one: float = DROPPED_ONE,
 ) -> FieldValue:
     """The table among those that may hand in this bulletin (``tables``: the caller's set, e.g.
     registered players with no result yet for this coup), or as read when none fits.
@@ -516,7 +558,7 @@ def _decode_table(
     for t in tables:
         text = str(t)
         if len(text) == n + 1 and text[0] == "1":  # a leading 1 lost on the box's edge
-            scored.append((prior + math.log(DROPPED_ONE) + _log_match(readings, text[1:], DIGIT_K), t, True))
+            scored.append((prior + math.log(dropped_one) + _log_match(readings, text[1:], DIGIT_K), t, True))
         else:
             scored.append((prior + _log_match(readings, text, DIGIT_K), t, False))
     scored.append((math.log(1 - P_TABLE_KNOWN), free.value, False))

@@ -95,6 +95,10 @@ class Fields:
     #: another cut of a combed number's strokes (digits touching, cut apart): the reader
     #: keeps whichever the recogniser reads with more certainty
     alternatives: dict[str, dict[int, Glyph]] = field(default_factory=dict)
+    #: combed fields where a digit may hide unread: a pen stroke left out of every glyph, a
+    #: stroke lying on a rule before the first digit, or a pale pen (whose strokes on a rule
+    #: are erased with it). Elsewhere no leading "1" can have been lost.
+    hidden: set[str] = field(default_factory=set)
 
     @property
     def empty(self) -> bool:
@@ -722,7 +726,82 @@ def _cut(
     doubtful |= _faint_cells(
         sub, (erased | band).astype(np.uint8), faint_cells, set(out), (x0, y0), cell, got.noise
     )
-    return out, doubtful - set(out), marked or bool(out) or bool(doubtful), alternative
+    hidden = combed and bool(out) and (
+        got.faint
+        or _unread_strokes(out, pieces, comb_labs, stats, cell)
+        or _stroke_on_rule_before(out, pieces, stats, raw, labels, on_rule, rules, cell, min_area)
+    )
+    return out, doubtful - set(out), marked or bool(out) or bool(doubtful), alternative, hidden
+
+
+#: a stroke counts as lying on a printed rule when the rule is thicker than usual along at
+#: least this share of a cell (a digit's upright), or a thin piece that long was taken for it
+HIDDEN_RUN = 0.3
+#: the first character starting closer than this (share of a cell) to the box's left edge
+#: touches it: a 1 on the edge may have been erased with it or merged into that character
+EDGE_GAP = 0.04
+#: a stroke left out of every glyph this long (share of a cell) may be what is left of a
+#: faint digit: a thin pale 1 shows as a few specks
+UNREAD_PART = 0.1
+
+
+def _unread_strokes(out: dict, pieces: dict, labs: list[int], stats: np.ndarray, cell: float) -> bool:
+    """Whether a pen stroke of a combed field, as large as a character's part, went into no
+    glyph (a 1 written outside the box, a small digit too far from the others)."""
+    used = {lab for rc in out for lab, _ in pieces.get(rc, ())}
+    return any(
+        lab not in used and max(stats[lab, cv2.CC_STAT_WIDTH], stats[lab, cv2.CC_STAT_HEIGHT]) >= UNREAD_PART * cell
+        for lab in labs
+    )
+
+
+def _run_width(raw: np.ndarray, rule: FoundRule) -> np.ndarray:
+    """Per pixel along a vertical rule, the width of the ink run through its centre."""
+    h, w = raw.shape
+
+    def run(line: np.ndarray) -> int:  # consecutive ink pixels from the line's start
+        return len(line) if line.all() else int(np.argmin(line))
+
+    widths = np.zeros(len(rule.centre), np.int32)
+    for k, c in enumerate(rule.centre):
+        y, x = rule.lo + k, int(round(float(c)))
+        if 0 <= y < h and 0 <= x < w and raw[y, x]:
+            widths[k] = run(raw[y, x::-1]) + run(raw[y, x:]) - 1
+    return widths
+
+
+def _stroke_on_rule_before(
+    out: dict, pieces: dict, stats: np.ndarray, raw: np.ndarray, labels: np.ndarray,
+    on_rule: np.ndarray, rules: _RuleSet, cell: float, min_area: int,
+) -> bool:
+    """Whether a vertical rule left of the field's first character carries a pen stroke: the
+    rule thicker than the box's other outer edge over a digit's length, or a thin piece along
+    it taken for what was left of the rule. A leading 1 lying on the box's edge is lost there;
+    with neither, no digit can hide before the first one read."""
+    if len(rules.cols) < 2:
+        return True  # the rules were not found: nothing tells
+    used = [lab for rc in out for lab, _ in pieces.get(rc, ())]
+    first = min(int(stats[lab, cv2.CC_STAT_LEFT]) for lab in used)
+    usual_edge = float(np.median(_run_width(raw, rules.cols[-1])))
+    run = max(2, int(HIDDEN_RUN * cell))
+    edge = rules.cols[0]
+    if len(edge.centre) and first <= float(np.median(edge.centre)) + edge.half + EDGE_GAP * cell:
+        return True  # the number starts on the box's edge or outside it: a 1 may be merged
+    for i, rule in enumerate(rules.cols[:-1]):
+        x = float(np.median(rule.centre)) if len(rule.centre) else 0.0
+        if x >= first:
+            break
+        widths = _run_width(raw, rule)
+        usual = usual_edge if i == 0 else float(np.median(widths))
+        thick = (widths >= usual + max(2.0, 0.5 * usual)).astype(np.float32)
+        if thick.size >= run and np.convolve(thick, np.ones(run), "valid").max() >= run:
+            return True
+        for lab in range(1, len(stats)):  # pieces dropped as the rule's remains
+            sx, _, sw, sh, area = (int(v) for v in stats[lab, :5])
+            if (area >= min_area and on_rule[lab] > 0.8 * area and area < 2.5 * max(sw, sh)
+                    and sh >= HIDDEN_RUN * cell and sx <= x + 3 and sx + sw >= x - 3):
+                return True
+    return False
 
 
 def _plausible_cuts(combs: dict[str, dict[int, Glyph]], alternatives: dict) -> None:
@@ -776,7 +855,7 @@ def cut_fields(bgr: np.ndarray, layout: Layout, tolerance: float = 0.09) -> Fiel
     cell = (gx1 - gx0) / cols
     pad = int(cell * 0.35)
     printed = printed_matter(layout, size)
-    grid, grid_doubt, grid_marked, _ = _cut(
+    grid, grid_doubt, grid_marked, _, _ = _cut(
         ink, "grid", grid_cells, (gx0 - pad, gy0 - pad, gx1 + pad, gy1 + pad), cell, tolerance,
         printed,
     )
@@ -784,25 +863,28 @@ def cut_fields(bgr: np.ndarray, layout: Layout, tolerance: float = 0.09) -> Fiel
     doubtful = {f"grid:{r}:{c}" for r, c in grid_doubt}
     marked = {"grid"} if grid_marked else set()
     alternatives: dict[str, dict[int, Glyph]] = {}
+    hidden_in: set[str] = set()
     for name in layout.data["fields"]:
         cells = [(0, i, to_px(b, size)) for i, b in enumerate(layout.comb_cells(name))]
         fx0, fy0, fx1, fy1 = to_px(layout.field_box(name), size)
         # digits written freely may overflow the box, most often sideways
         px, py = int(cell * 0.5), int(cell * 0.3)
-        got, doubt, comb_marked, alt = _cut(
+        got, doubt, comb_marked, alt, hidden = _cut(
             ink, name, cells, (fx0 - px, fy0 - py, fx1 + px, fy1 + py), cell, tolerance, printed
         )
         combs[name] = {c: g for (_, c), g in got.items()}
         doubtful |= {f"{name}:{c}" for _, c in doubt}
         if comb_marked:
             marked.add(name)
+        if hidden:
+            hidden_in.add(name)
         if alt is not None and len(alt) > len(got):
             alternatives[name] = {c: g for (_, c), g in alt.items()}
     _plausible_cuts(combs, alternatives)
     gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
     area = gray[gy0:gy1, gx0:gx1]
     sharp = float(cv2.Laplacian(area, cv2.CV_32F).var())
-    return Fields(grid, combs, ink, paper, sharp, doubtful, marked, alternatives)
+    return Fields(grid, combs, ink, paper, sharp, doubtful, marked, alternatives, hidden_in)
 
 
 def box_px(box: Box, size: tuple[int, int]) -> tuple[int, int, int, int]:

@@ -76,6 +76,8 @@ class BulletinReading:
     crops: dict[str, Glyph] = field(default_factory=dict, repr=False)
     #: a personalised bulletin's printed code (its table, and coup when printed)
     printed: PrintedCode | None = None
+    #: how sure the raccord letters are (each a grid letter at its place for the move)
+    raccord_confidence: float = 1.0
 
     def bulletin(self) -> dict:
         """The bulletin fields in the JSON shape of ``engine.bulletin`` (for the correction)."""
@@ -332,7 +334,8 @@ def read_bulletin(
             second_opinion(readings, {g.key: g for g in glyphs})
         groups = group_readings(readings, layout.word_row)
         if not (groups.word or groups.ref or groups.score or groups.raccord):
-            table = decode(groups, None, None, tables).table if groups.table else None
+            table = (decode(groups, None, None, tables, "table" in fields.hidden).table
+                     if groups.table else None)
             if fields.marked - {"table"}:  # struck-out letters only, or faint strokes
                 reading = _unread(photo, fields, start)
             else:
@@ -343,7 +346,7 @@ def read_bulletin(
             reading.table = table
             return _with_code(reading, code, tables, coup)
         cands = Candidate.all_of(candidates) if candidates is not None else None
-        decoded = decode(groups, cands, board, tables)
+        decoded = decode(groups, cands, board, tables, "table" in fields.hidden)
         if page.method == "contour":
             threshold = max(threshold, CONTOUR_THRESHOLD)
         flagged = _flags(decoded, threshold)
@@ -372,6 +375,7 @@ def read_bulletin(
             page.method,
             time.perf_counter() - start,
             {g.key: g for g in glyphs},
+            raccord_confidence=decoded.raccord_confidence,
         )
         return _with_code(reading, code, tables, coup)
     except VisionError as exc:
