@@ -261,3 +261,15 @@ def test_a_raccord_letter_where_the_grid_has_none_is_flagged():
     assert "raccord" in _flags(wrong, FLAG_THRESHOLD)
     pale = decode(group_readings(base + [cell("grid:2:3", 3, "C", p=0.6, row=2)]), moves, board)
     assert "raccord" in _flags(pale, FLAG_THRESHOLD)  # the grid's letter, but read unsurely
+
+
+def test_a_reading_no_legal_move_explains_leaves_its_raccord_unchecked():
+    """No legal move: the raccord cannot be checked against the grid (a letter may have been
+    missed as well as misread): flagged with the word, even when none was read."""
+    from vision.reader import _flags
+
+    d = decode(group_readings(word_cells("ZYTHUM") + comb("ref", "H4")), MOVES)
+    assert not d.legal
+    assert {"word", "raccord", "coup_illegal"} <= set(_flags(d, 0.95))
+    d = decode(group_readings(word_cells("MAISONS") + comb("ref", "H4")), MOVES)
+    assert d.legal and "raccord" not in _flags(d, 0.95)

@@ -159,6 +159,24 @@ def test_pencil_is_read_by_its_own_contrast():
     assert layout  # the layout the page was cut with
 
 
+def test_a_hard_pencil_lost_in_the_paper_grain_is_still_cut():
+    """HB and 2H pencil on grainy JPEGs (the bench's pencil bulletins): where pixel by pixel
+    no stroke stands out of the paper, smoothed the strokes do — no bulletin is left with
+    most of its characters uncut."""
+    from vision.bench import make_cases, render_case
+    from vision.load import load_image
+
+    layout = Layout.load()
+    cases = [c for c in make_cases(90, 7) if c.laid in ("crayon", "crayon_dur")]
+    worst = 1.0
+    for case in cases:
+        c = case.content
+        written = len(c.word) + len(str(c.table)) + len(c.ref or "") + len(str(c.score))
+        fields = cut_fields(find_page(load_image(render_case(case)), layout).image, layout)
+        worst = min(worst, len(fields.all()) / written)
+    assert worst >= 0.4, worst
+
+
 def test_a_blank_bulletin_in_dim_light_has_no_ink():
     for seed in range(3):
         rng = np.random.default_rng(seed)

@@ -525,7 +525,8 @@ def _threshold(sub: np.ndarray, away: np.ndarray, rules: np.ndarray) -> _Ink:
     rules, ``away``: a dim, noisy photo), and brought down to the pen's own contrast when
     the pen is faint (pencil, light ink: a light stroke on clean paper is as visible as a
     dark one). Noisy or grainy ink is lightly smoothed first (strokes are wider than the
-    grain and the noise)."""
+    grain and the noise), and so is a photo where no pen stands out of the paper at all: a
+    2H pencil's broken line is lost in the grain pixel by pixel, not once smoothed."""
     med, noise, _ = _level(sub, away)
     work = sub
     if noise > NOISY:
@@ -534,6 +535,13 @@ def _threshold(sub: np.ndarray, away: np.ndarray, rules: np.ndarray) -> _Ink:
     _, _, level = _level(work, away)
     strong_px = level[level > med + 8 * noise]
     pen = float(np.percentile(strong_px, 90)) if strong_px.size >= 40 else 0.0
+    if pen == 0.0 and work is sub:  # a pen under the paper's grain: smoothed, its strokes show
+        smooth = cv2.GaussianBlur(sub, (0, 0), 1.0)
+        med_s, noise_s, level_s = _level(smooth, away)
+        strong_px = level_s[level_s > med_s + 8 * noise_s]
+        if strong_px.size >= 40:
+            pen = float(np.percentile(strong_px, 90))
+            work, med, noise = smooth, med_s, noise_s
     faint = 0 < pen < FAINT_PEN
     if faint and work is sub:  # a grainy pencil line is continuous once lightly smoothed
         work = cv2.GaussianBlur(sub, (0, 0), 0.8)

@@ -97,7 +97,7 @@ class BulletinReading:
             data["plusieurs"] = True
         if self.crossed:
             data["ratures"] = True
-        if "raccord" in self.flagged:
+        if "raccord" in self.flagged and self.raccord:
             data["raccord_douteux"] = True
         return data
 
@@ -261,7 +261,9 @@ def _flags(d: Decoded, threshold: float) -> list[str]:
     if d.raccord and d.raccord_confidence < threshold:
         flagged.append("raccord")  # a raccord letter not on the grid, or not surely read
     if d.constrained and not d.legal and d.word.value:
-        flagged.extend(n for n in ("word", "jokers", "coup_illegal") if n not in flagged)
+        # no legal move explains the reading: nor can the raccord be checked against the grid
+        # (one may have been missed as well as misread)
+        flagged.extend(n for n in ("word", "jokers", "raccord", "coup_illegal") if n not in flagged)
     return flagged
 
 
