@@ -227,6 +227,8 @@ def test_a_reference_is_read_as_one_letter_and_one_number():
     text, conf = read_ref(comb("ref", "H7", {0: {"p": 0.98}, 1: {"p": 0.55, "second": "1",
                                                                  "p2": 0.4}}))
     assert text == "H7" and conf < 0.7  # H7 and H1 both exist: the ink alone decides
+    text, conf = read_ref(comb("ref", "H111", {i: {"p": 0.97} for i in range(4)}))
+    assert text == "H11" and conf < 0.95  # a 1's hook cut as a cell of its own: one too many
 
 
 def test_a_reference_read_by_its_grammar_still_never_takes_the_moves_place():

@@ -290,6 +290,8 @@ def _ref_value(text: str) -> str | None:
 
 #: share of bulletins whose reference cells hold something that is no reference at all
 REF_INVALID = 0.02
+#: confidence cap of a reference read with one cell dropped (four cells read)
+EXTRA_CELL = 0.8
 _REF_LETTERS = "ABCDEFGHIJKLMNO"
 
 
@@ -304,6 +306,11 @@ def read_ref(readings: Sequence[CharReading]) -> tuple[str, float]:
     an ink that clearly spells no reference stays doubtful."""
     n = len(readings)
     text = free_text(readings)
+    if n == 4:  # one cell too many (a stroke split in two, a stray mark): the best of the
+        # references left by dropping one cell, never sure (the arbiter sees which)
+        best = max((read_ref([r for j, r in enumerate(readings) if j != i]) for i in range(n)),
+                   key=lambda t: t[1])
+        return best[0], min(best[1], EXTRA_CELL)
     if n not in (2, 3):
         return text, _text_confidence(readings) if _parses(text) else 0.0
     numbers = [str(i) for i in range(1, 16) if len(str(i)) == n - 1]

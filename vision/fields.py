@@ -757,10 +757,8 @@ def _unread_strokes(out: dict, pieces: dict, labs: list[int], stats: np.ndarray,
     """Whether a pen stroke of a combed field, as large as a character's part, went into no
     glyph (a 1 written outside the box, a small digit too far from the others)."""
     used = {lab for rc in out for lab, _ in pieces.get(rc, ())}
-    return any(
-        lab not in used and max(stats[lab, cv2.CC_STAT_WIDTH], stats[lab, cv2.CC_STAT_HEIGHT]) >= UNREAD_PART * cell
-        for lab in labs
-    )
+    extent = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
+    return any(lab not in used and extent[lab] >= UNREAD_PART * cell for lab in labs)
 
 
 def _run_width(raw: np.ndarray, rule: FoundRule) -> np.ndarray:
