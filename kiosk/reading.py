@@ -113,21 +113,32 @@ def collecting_coup(session: Session) -> int | None:
 
 
 def _reader():
-    """vision's reader, or the reason there is none (French)."""
+    """vision's reader of every bulletin of a photo, or the reason there is none (French)."""
     try:
-        from vision.reader import read_bulletin
+        from vision.reader import read_all
     except Exception as exc:  # noqa: BLE001 - any import failure means "no reader"
         return f"lecteur de bulletins indisponible ({exc}) : saisie à la main"
-    return read_bulletin
+    return read_all
 
 
-def _read(photo: str, session: Session, coup: int):
-    read_bulletin = _reader()
+def _context(session: Session, coup: int) -> dict:
+    """What a bulletin of ``coup`` is read against: its legal moves, its board, the tables
+    that may still hand in a bulletin for it (registered, no result yet)."""
     moves, _ = session.moves(coup)
-    board = session.game.board_before(coup)
-    # the tables that may still hand in a bulletin for this coup: registered, no result yet
-    tables = session.missing_tables(coup) if session.results.players else None
-    return read_bulletin(photo, candidates=moves, board=board, tables=tables, coup=coup)
+    return {"candidates": moves, "board": session.game.board_before(coup),
+            "tables": session.missing_tables(coup) if session.results.players else None,
+            "coup": coup}
+
+
+def _read(photo: str, session: Session, coup: int) -> list:
+    return _reader()(photo, **_context(session, coup))
+
+
+def _read_again(reading, session: Session, coup: int):
+    """The same bulletin (its page already found) read against the moves of ``coup``."""
+    from vision.reader import read_page
+
+    return read_page(reading.page, photo=reading.photo, **_context(session, coup))
 
 
 def _fields(reading) -> dict:
@@ -150,12 +161,18 @@ def neighbours(session: Session, coup: int) -> list[int]:
     return out
 
 
-def read_photo(path: str | Path, session: Session, coup: int, previous: bool = True) -> dict:
-    """Read one photo for ``coup`` against the game's legal moves; the ``lecture`` event data.
+def read_photos(path: str | Path, session: Session, coup: int, previous: bool = True,
+                pages: list | None = None) -> list[dict]:
+    """Read every bulletin of one photo for ``coup``: one ``lecture`` event data each, in
+    the photo's reading order (one photo, one bulletin: a list of one).
 
-    ``previous``: when the bulletin fits no move of ``coup``, it is read again against
-    the moves of each neighbour (:func:`neighbours`); if it fits one, the event says so
-    (``voisin``: « coup précédent ? » or « coup suivant ? »), for the arbiter to decide.
+    A photo of several bulletins gives ``feuille`` (rank, from 1) and ``feuilles`` (how
+    many) in each; a sheet cut at the photo's edge is a reading of its own
+    (``bulletin_coupe``), so the arbiter knows one bulletin is to be taken again.
+    ``previous``: a bulletin that fits no move of ``coup`` is read again against the moves
+    of each neighbour (:func:`neighbours`); if it fits one, the event says so (``voisin``:
+    « coup précédent ? » or « coup suivant ? »), for the arbiter to decide. ``pages``: a
+    list that receives each bulletin's straightened image (BGR, or None), in the same order.
     """
     path = Path(path)
     named = photo_fields(path)
@@ -163,8 +180,26 @@ def read_photo(path: str | Path, session: Session, coup: int, previous: bool = T
     if isinstance(_reader(), str):  # no reader installed: the arbiter types the fields
         data = _unavailable(photo, _reader())
         data.update(named, coup=coup)
-        return data
-    reading = _read(photo, session, coup)
+        if pages is not None:
+            pages.append(None)
+        return [data]
+    out = []
+    for reading in _read(photo, session, coup):
+        data = _lecture(reading, session, coup, named, previous)
+        if reading.sheets > 1:
+            data.update(feuille=reading.sheet, feuilles=reading.sheets)
+        if pages is not None:
+            pages.append(reading.page.image if reading.page is not None else None)
+        out.append(data)
+    return out
+
+
+def read_photo(path: str | Path, session: Session, coup: int, previous: bool = True) -> dict:
+    """Read a photo of one bulletin (:func:`read_photos`' first reading)."""
+    return read_photos(path, session, coup, previous)[0]
+
+
+def _lecture(reading, session: Session, coup: int, named: dict, previous: bool) -> dict:
     values = reading.bulletin()
     data = {"coup": coup, **named, "status": reading.status, "message": reading.message,
             "fields": _fields(reading), "flagged": list(reading.flagged),
@@ -173,10 +208,11 @@ def read_photo(path: str | Path, session: Session, coup: int, previous: bool = T
     if extra:
         data["extra"] = extra
     if previous and reading.status not in _NO_CONTENT and reading.word is not None \
-            and reading.word.value and (not reading.legal or reading.flagged):
+            and reading.word.value and (not reading.legal or reading.flagged) \
+            and reading.page is not None:
         best = None
         for other in neighbours(session, coup):
-            there = _read(photo, session, other)
+            there = _read_again(reading, session, other)
             # it fits that coup, and better than this one (a move there, read without doubt)
             if there.legal and (not reading.legal or not there.flagged) and (
                     best is None or (best[1].flagged and not there.flagged)):
