@@ -249,30 +249,31 @@ _IMAGES: OrderedDict[tuple, BulletinImage | str] = OrderedDict()
 IMAGE_CACHE = 8
 
 
-def bulletin_image(photo: str | None) -> BulletinImage | str:
-    """The straightened bulletin of a photo, or why it cannot be shown (French).
+def bulletin_image(photo: str | None, sheet: int | None = None) -> BulletinImage | str:
+    """The straightened bulletin of a photo (``sheet``: which one, from 1, of a photo of
+    several), or why it cannot be shown (French).
 
-    Kept in a small cache by path and modification time: the arbiter goes up and down
-    the list and each photo is straightened once.
+    Kept in a small cache by path, modification time and sheet: the arbiter goes up and
+    down the list and each bulletin is straightened once.
     """
     if not photo:
         return "bulletin saisi au clavier : pas de photo"
     path = Path(photo)
     try:
-        key = (str(path.resolve()), path.stat().st_mtime_ns)
+        key = (str(path.resolve()), path.stat().st_mtime_ns, sheet)
     except OSError:
         return f"photo introuvable sur ce poste : {photo}"
     cached = _IMAGES.get(key)
     if cached is not None:
         _IMAGES.move_to_end(key)
         return cached
-    _IMAGES[key] = result = _straighten(path)
+    _IMAGES[key] = result = _straighten(path, sheet)
     while len(_IMAGES) > IMAGE_CACHE:
         _IMAGES.popitem(last=False)
     return result
 
 
-def _straighten(path: Path) -> BulletinImage | str:
+def _straighten(path: Path, sheet: int | None = None) -> BulletinImage | str:
     try:
         import cv2
 
@@ -292,7 +293,7 @@ def _straighten(path: Path) -> BulletinImage | str:
         if scale < 1 else raw
     raw_rgb = cv2.cvtColor(small, cv2.COLOR_BGR2RGB)
     try:
-        page = rectify(raw)
+        page = rectify(raw, sheet=sheet)
     except VisionError as exc:  # no page found: the photo as taken, and why
         return BulletinImage(None, {}, "", raw_rgb, str(exc))
     except Exception as exc:  # noqa: BLE001

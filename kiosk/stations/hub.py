@@ -620,18 +620,24 @@ class Hub:
             name = (s.stations.get(who) or {}).get("nom") if who else None
             notes.append(f"la table {table} a déjà un résultat au coup {reading.coup}"
                          + (f" (confirmé par {name})" if name else ""))
+        envoi = index["envoi"].get(reading.seq)
         for other in index["by_table"].get((reading.coup, table), ()):
-            if other.seq != reading.seq and table is not None:
-                sender = (s.stations.get(other.station or "") or {}).get("nom")
-                notes.append(f"une autre photo de la table {table} attend"
-                             + (f" (poste de {sender})" if sender else " (console)"))
+            if other.seq == reading.seq or table is None:
+                continue
+            if envoi is not None and index["envoi"].get(other.seq) == envoi:
+                if other.seq < reading.seq:  # the photo's later one is the doubtful one
+                    notes.append(f"un autre bulletin de la table {table} sur la même photo : "
+                                 "en double ?")
+                continue
+            sender = (s.stations.get(other.station or "") or {}).get("nom")
+            notes.append(f"une autre photo de la table {table} attend"
+                         + (f" (poste de {sender})" if sender else " (console)"))
         notes += [hint_text(h, reading.extra) for h in reading.hints if h in HINT_TEXTS]
         if reading.neighbour:
             other = int(reading.neighbour["coup"])
             notes.append(f"{neighbour_question(reading.coup, other)} Ce bulletin correspond au "
                          f"coup {other} : à quel coup est-il ?")
         sender = s.stations.get(reading.station or "")
-        envoi = index["envoi"].get(reading.seq)
         return {"seq": reading.seq, "coup": reading.coup, "version": reading.changed,
                 "envoi": envoi,
                 "statut": STATUS_WORDS.get(reading.status, reading.status.replace("_", " ")),
