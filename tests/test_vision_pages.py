@@ -84,6 +84,13 @@ def test_a_bulletin_cut_at_the_edge_is_reported():
         assert readings[0].bulletin()["table"] == 12
         assert readings[1].status == COUPE and "coupé au bord de la photo" in readings[1].message
         assert readings[1].bulletin()["illisible"] is True
+    # one marker left of it: its other one at the edge under a finger
+    cut = photo[:, :int(right[:, 0].min() + 0.12 * np.ptp(right[:, 0]))].copy()
+    bottom, left = int(right[:, 1].max()), int(right[:, 0].min())
+    cut[bottom - int(0.2 * np.ptp(right[:, 1])):bottom + 5, left - 5:] = (60, 80, 120)
+    found = find_pages(cut)
+    assert isinstance(found[0], Page) and [getattr(f, "status", None) for f in found[1:]] == [
+        COUPE]
 
 
 def test_only_a_cut_bulletin():
