@@ -555,6 +555,14 @@ class TableLayout:
     px_per_photo_px: float = 0.8  # photo resolution against the flat sheets' (10 px/mm)
 
 
+def _table_top(size: tuple[int, int], rng: np.random.Generator) -> np.ndarray:
+    """The table under the sheets: a background drawn at a quarter of the size (it varies
+    slowly; a full-size one costs half of a photo of four bulletins)."""
+    w, h = size
+    return cv2.resize(_background((max(2, w // 4), max(2, h // 4)), rng), (w, h),
+                      interpolation=cv2.INTER_LINEAR)
+
+
 def render_table(
     contents: list[BulletinContent],
     seed: int = 0,
@@ -586,7 +594,7 @@ def render_table(
     pitch_x = w + PX_PER_MM * (tl.gap_mm[1] - tl.overlap_mm)
     pitch_y = h + PX_PER_MM * (tl.gap_mm[1] - tl.overlap_mm)
     cw, ch = int(2 * pad + (cols - 1) * pitch_x + w), int(2 * pad + (rows - 1) * pitch_y + h)
-    canvas = _background((cw, ch), rng)
+    canvas = _table_top((cw, ch), rng)
     src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
     for k, paper in enumerate(papers):
         r, c = divmod(k, cols)
@@ -605,7 +613,7 @@ def render_table(
     fx = effects or PhotoEffects(max_tilt_deg=12, max_rotation_deg=6, upside_down=0.0,
                                  fill=(0.9, 0.97), shadow=0.3, quarter_turn=0.0)
     size = (round(cw * tl.px_per_photo_px), round(ch * tl.px_per_photo_px))
-    photo, corners = photograph(canvas, rng, fx, background=_background(size, rng))
+    photo, corners = photograph(canvas, rng, fx, background=_table_top(size, rng))
     m = cv2.getPerspectiveTransform(
         np.array([[0, 0], [cw, 0], [cw, ch], [0, ch]], np.float32), corners.astype(np.float32))
     for truth in truths:
