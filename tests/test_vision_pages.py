@@ -9,7 +9,7 @@ from vision.decode import Candidate
 from vision.page import Page, find_page, find_pages
 from vision.reader import read_all, read_bulletin
 from vision.status import COUPE, MESSAGES, PLUSIEURS, VisionError
-from vision.synth import BulletinContent, TableLayout, render_bulletin, render_table
+from vision.synth import BulletinContent, PhotoEffects, TableLayout, render_bulletin, render_table
 
 CONTENTS = [
     BulletinContent(12, "MAISONS", "H4", 70),
@@ -124,3 +124,10 @@ def test_margins_laid_over_each_other_are_allowed():
     photo, truths = render_table(CONTENTS[:2], seed=9, jpeg=False,
                                  table=TableLayout(max_turn_deg=1, gap_mm=(0, 0), overlap_mm=2))
     _match(find_pages(photo), truths)
+
+
+def test_tilted_photo_taken_from_the_other_side():
+    fx = PhotoEffects(max_tilt_deg=28, min_tilt_deg=18, max_rotation_deg=8, upside_down=1.0,
+                      fill=(0.88, 0.96), quarter_turn=0.0)
+    photo, truths = render_table(CONTENTS[:3], seed=10, effects=fx, jpeg=False)
+    _match(find_pages(photo), truths[::-1], tol=6.0)  # laid A B C, seen C B A

@@ -28,7 +28,7 @@ DETECT_MULTI_SIDE = 2600
 class Page:
     """The rectified bulletin and how it was found."""
 
-    image: np.ndarray  # BGR, canonical size
+    image: np.ndarray | None  # BGR, canonical size
     homography: np.ndarray  # photo → canonical
     method: str  # "marqueurs" or "contour"
     markers: int  # markers used (0 with the contour method)
@@ -163,6 +163,63 @@ def _homography(group: list[_Mark], targets: dict[int, np.ndarray]) -> np.ndarra
     return h
 
 
+#: markers of one sheet fit one homography within this (canonical pixels: 1.5 mm; measured:
+#: ≤ 5 px for one sheet, tilted 50°, curled or blurred; ≥ 21 px for markers of two sheets)
+FIT_PX = 1.5 * CANON_PX_PER_MM
+
+
+class _Fits:
+    """Each group's homography (photo → canonical) and how far its markers are from it
+    (canonical pixels; 0 below three markers: two always fit), computed once per group."""
+
+    def __init__(self, targets: dict[int, np.ndarray]) -> None:
+        self.targets = targets
+        self.known: dict[tuple[int, ...], tuple[np.ndarray | None, float]] = {}
+
+    def __call__(self, group: list[_Mark]) -> tuple[np.ndarray | None, float]:
+        key = tuple(sorted(id(m) for m in group))
+        if key not in self.known:
+            h = _homography(group, self.targets)
+            err = 0.0 if h is not None else np.inf
+            if h is not None and len(group) >= 3:
+                src = np.vstack([m.corners for m in group]).astype(np.float32).reshape(-1, 1, 2)
+                dst = np.vstack([self.targets[m.id] for m in group])
+                err = float(np.abs(cv2.perspectiveTransform(src, h).reshape(-1, 2) - dst).max())
+            self.known[key] = (h, err)
+        return self.known[key]
+
+    def misfit(self, group: list[_Mark]) -> float:
+        return self(group)[1]
+
+
+def _settle(groups: list[list[_Mark]], fits: _Fits) -> list[list[_Mark]]:
+    """Groups checked against the sheet's geometry: a group that fits no homography loses its
+    worst marker (alone then); groups whose union fits one (strong perspective parts what
+    the markers' own predictions join) are merged, the best fit first."""
+    out: list[list[_Mark]] = []
+    for group in groups:
+        while len(group) >= 3 and fits.misfit(group) > FIT_PX:
+            worst = min(group, key=lambda m: fits.misfit([g for g in group if g is not m]))
+            group = [g for g in group if g is not worst]
+            out.append([worst])
+        out.append(group)
+    while True:
+        best = None
+        for i in range(len(out)):
+            for j in range(i + 1, len(out)):
+                union = out[i] + out[j]
+                if len(union) < 3 or len({m.id for m in union}) < len(union):
+                    continue
+                err = fits.misfit(union)
+                if err <= FIT_PX and (best is None or err < best[0]):
+                    best = (err, i, j)
+        if best is None:
+            return out
+        _, i, j = best
+        out[i] = out[i] + out[j]
+        del out[j]
+
+
 def _plausible(quad: np.ndarray, layout: Layout, area: float) -> bool:
     """A page quadrilateral that can be a sheet: convex, not tiny, sides in the layout's ratio."""
     if not cv2.isContourConvex(quad.astype(np.float32).reshape(-1, 1, 2)):
@@ -214,18 +271,17 @@ def _sheets(img: np.ndarray, found: dict[int, list[np.ndarray]],
     area = float(img.shape[0] * img.shape[1])
     entries: list[tuple[np.ndarray, Page | VisionError]] = []
     pages: list[Page] = []
-    for group in _group(marks, targets, float(np.hypot(w, hh))):
+    fits = _Fits(targets)
+    for group in _settle(_group(marks, targets, float(np.hypot(w, hh))), fits):
         if len(group) >= 2:
-            h = _homography(group, targets)
+            h = fits(group)[0]
             if h is not None:
                 quad = _page_corners(h, layout)
                 if _plausible(quad, layout, area):
                     if len(group) < 4 and _outside(quad, img.shape):
                         entries.append((quad, VisionError(COUPE, f"{len(group)} repères sur 4")))
                         continue
-                    warped = cv2.warpPerspective(img, h, (w, hh), flags=cv2.INTER_LINEAR,
-                                                 borderValue=(255, 255, 255))
-                    page = Page(warped, h, "marqueurs", len(group), quad)
+                    page = Page(None, h, "marqueurs", len(group), quad)  # warped once chosen
                     entries.append((quad, page))
                     pages.append(page)
                     continue
@@ -249,16 +305,26 @@ def from_markers(img: np.ndarray, gray: np.ndarray, layout: Layout) -> list[Page
     """The sheets found by their corner markers (see :func:`find_pages`).
 
     A quick pass on a reduced photo first; a thorough one at higher resolution only when a
-    sheet lacks a marker (several sheets: up to :data:`DETECT_MULTI_SIDE`, their markers
-    are smaller in the photo)."""
+    sheet lacks a marker; a third, up to :data:`DETECT_MULTI_SIDE`, for a large photo where
+    none or several sheets are seen (their markers are smaller in it). Each page is warped
+    once, after the last pass."""
     found = _detect(gray, layout, 1000, False)
     sheets = _sheets(img, found, layout) if found else []
-    if not sheets or not all(isinstance(s, Page) and s.markers == len(layout.marker_ids)
-                             for s in sheets):
-        side = DETECT_MAX_SIDE if len(sheets) < 2 else min(max(gray.shape), DETECT_MULTI_SIDE)
+    for side in (DETECT_MAX_SIDE, min(max(gray.shape), DETECT_MULTI_SIDE)):
+        pages = sum(isinstance(s, Page) for s in sheets)
+        if sheets and all(isinstance(s, Page) and s.markers == len(layout.marker_ids)
+                          for s in sheets):
+            break
+        if side > DETECT_MAX_SIDE and pages == 1 and len(sheets) == 1:
+            break  # one bulletin, a marker hidden (a finger): as good as it gets
         more = _detect(gray, layout, side, True)
         if sum(map(len, more.values())) > sum(map(len, found.values())):
-            sheets = _sheets(img, more, layout)
+            found, sheets = more, _sheets(img, more, layout)
+    size = canonical_size(layout)
+    for page in sheets:
+        if isinstance(page, Page):
+            page.image = cv2.warpPerspective(img, page.homography, size, flags=cv2.INTER_LINEAR,
+                                             borderValue=(255, 255, 255))
     return sheets
 
 
