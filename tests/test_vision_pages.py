@@ -1,6 +1,8 @@
 """Several bulletins in one photo: found, ordered, read one by one; cut or overlapping sheets
 said in French. Generated table photos (``synth.render_table``), real reader."""
 
+import json
+
 import cv2
 import numpy as np
 import pytest
@@ -131,3 +133,18 @@ def test_tilted_photo_taken_from_the_other_side():
                       fill=(0.88, 0.96), quarter_turn=0.0)
     photo, truths = render_table(CONTENTS[:3], seed=10, effects=fx, jpeg=False)
     _match(find_pages(photo), truths[::-1], tol=6.0)  # laid A B C, seen C B A
+
+
+def test_vision_lire_prints_every_bulletin_of_a_photo(tmp_path, capsys):
+    from vision.cli import main
+
+    photo, _ = render_table(CONTENTS[:2], seed=11)
+    path = tmp_path / "deux.jpg"
+    path.write_bytes(photo)
+    assert main(["lire", str(path), "--json"]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [(d["feuille"], d["feuilles"], d["bulletin"]["table"]) for d in lines] == [
+        (1, 2, 12), (2, 2, 7)]
+    assert main(["lire", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert f"{path} (bulletin 1/2) : " in out and f"{path} (bulletin 2/2) : " in out
