@@ -148,3 +148,11 @@ def test_vision_lire_prints_every_bulletin_of_a_photo(tmp_path, capsys):
     assert main(["lire", str(path)]) == 0
     out = capsys.readouterr().out
     assert f"{path} (bulletin 1/2) : " in out and f"{path} (bulletin 2/2) : " in out
+
+
+def test_too_many_bulletins_on_one_photo_are_refused():
+    photo, _ = render_table(CONTENTS, seed=1, jpeg=False)
+    sixteen = np.tile(cv2.resize(photo, None, fx=0.6, fy=0.6), (2, 2, 1))
+    with pytest.raises(VisionError) as err:
+        find_pages(sixteen)
+    assert err.value.status == PLUSIEURS and "plus de 8 bulletins" in str(err.value)

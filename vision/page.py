@@ -124,6 +124,9 @@ SAME_SHEET = 0.3
 OVERLAP = 0.12
 #: a sheet whose page reaches this share of its size beyond the photo is cut at the edge
 OUTSIDE = 0.04
+#: more bulletins than this on one photo are refused (the grouping's work grows with the
+#: square of the markers: a sheet printed full of markers must not hold up the reader)
+MAX_SHEETS = 8
 
 
 def _group(marks: list[_Mark], targets: dict[int, np.ndarray],
@@ -265,6 +268,9 @@ def _sheets(img: np.ndarray, found: dict[int, list[np.ndarray]],
     """The sheets the marker detections make, in reading order: pages, and sheets cut at the
     photo's edge."""
     targets = _marker_targets(layout)
+    if sum(map(len, found.values())) > MAX_SHEETS * len(targets):
+        raise VisionError(PLUSIEURS, f"plus de {MAX_SHEETS} bulletins : photographiez-en moins "
+                                     "à la fois")
     marks = [_Mark(i, c, *_similarity(targets[i], c)) for i, cs in found.items() for c in cs]
     w, hh = canonical_size(layout)
     canon = np.array([[0, 0], [w, 0], [w, hh], [0, hh]], np.float64)
