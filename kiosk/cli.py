@@ -568,7 +568,7 @@ def _field_read(name: str, field: dict) -> str:
 
 def cmd_lire(args) -> int:
     """Read a folder of photos against the coup being collected (from its chrono's start)."""
-    from .reading import collecting_coup, list_photos, read_photo
+    from .reading import collecting_coup, list_photos, read_photos
     from .session import SessionError, neighbour_question
 
     session = _open_session(_locate(args, args.partie), args.lexique, station=args.poste)
@@ -589,34 +589,41 @@ def cmd_lire(args) -> int:
                        f"coup {collecting}")
     for other in others:
         print(f"{other.name} : ignoré (pas une photo)")
-    # a photo is one bulletin: read once, whatever the coup it was read for
+    # a photo is read once, whatever the coup it was read for (one reading per bulletin on it)
     earlier = _earlier_readings(session)
-    status, skipped, previous = 0, 0, 0
+    status, skipped, previous, bulletins = 0, 0, 0, 0
     for photo in photos:
         why = _skip_reason(photo, earlier)
         if why and not args.relire:
             print(f"{show(photo.name)} : {why}")
             skipped += 1
             continue
-        data = read_photo(photo, session, coup)
-        try:
-            session.record("lecture", data)
-        except SessionError as exc:
-            print(f"{show(photo.name)} : {exc}")
-            status = 1
-            continue
-        fields = data["fields"]
-        read = " ".join(_field_read(name, fields[name]) for name in ("table", "word", "ref",
-                                                                       "score"))
-        line = {"photo": show(photo.name), "statut": data["status"], "message": data["message"]}
-        status_word = STATUS_WORDS.get(data["status"], data["status"].replace("_", " "))
-        if data.get("voisin"):
-            previous += 1
-            status_word = neighbour_question(coup, int(data["voisin"]["coup"]))
-            line["coup_voisin"] = data["voisin"]["coup"]
-        print(json.dumps(line, ensure_ascii=False) if args.json else
-              f"{show(photo.name)} : {status_word} — {data['message']} — {read}")
-    print(f"{len(photos) - skipped} photo(s) lue(s) pour le coup {coup}, "
+        for data in read_photos(photo, session, coup):
+            name = show(photo.name) + (f" (bulletin {data['feuille']}/{data['feuilles']})"
+                                       if data.get("feuilles") else "")
+            bulletins += 1
+            try:
+                session.record("lecture", data)
+            except SessionError as exc:
+                print(f"{name} : {exc}")
+                status = 1
+                continue
+            fields = data["fields"]
+            read = " ".join(_field_read(field, fields[field])
+                            for field in ("table", "word", "ref", "score"))
+            line = {"photo": show(photo.name), "statut": data["status"],
+                    "message": data["message"]}
+            if data.get("feuilles"):
+                line.update(bulletin=data["feuille"], bulletins=data["feuilles"])
+            status_word = STATUS_WORDS.get(data["status"], data["status"].replace("_", " "))
+            if data.get("voisin"):
+                previous += 1
+                status_word = neighbour_question(coup, int(data["voisin"]["coup"]))
+                line["coup_voisin"] = data["voisin"]["coup"]
+            print(json.dumps(line, ensure_ascii=False) if args.json else
+                  f"{name} : {status_word} — {data['message']} — {read}")
+    several = f" ({bulletins} bulletins)" if bulletins != len(photos) - skipped else ""
+    print(f"{len(photos) - skipped} photo(s) lue(s){several} pour le coup {coup}, "
           f"{len(others) + skipped} fichier(s) ignoré(s) ; à confirmer sur l'écran de correction")
     if previous:
         print(f"{previous} bulletin(s) « coup précédent ? » ou « coup suivant ? » : le "

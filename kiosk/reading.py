@@ -92,7 +92,7 @@ def _unavailable(photo: str, reason: str) -> dict:
 
 #: a reading with one of these statuses found no bulletin content to match against a coup
 _NO_CONTENT = {"illisible", "bulletin_non_trouve", "photo_floue", "photo_sombre",
-               "bulletin_vierge", "plusieurs_bulletins"}
+               "bulletin_vierge", "plusieurs_bulletins", "bulletin_coupe"}
 NEIGHBOUR_MESSAGE = "{question} : ce bulletin ne correspond à aucun coup du coup {coup}, mais " \
     "à un coup du coup {other}"
 
@@ -113,21 +113,32 @@ def collecting_coup(session: Session) -> int | None:
 
 
 def _reader():
-    """vision's reader, or the reason there is none (French)."""
+    """vision's reader of every bulletin of a photo, or the reason there is none (French)."""
     try:
-        from vision.reader import read_bulletin
+        from vision.reader import read_all
     except Exception as exc:  # noqa: BLE001 - any import failure means "no reader"
         return f"lecteur de bulletins indisponible ({exc}) : saisie à la main"
-    return read_bulletin
+    return read_all
 
 
-def _read(photo: str, session: Session, coup: int):
-    read_bulletin = _reader()
+def _context(session: Session, coup: int) -> dict:
+    """What a bulletin of ``coup`` is read against: its legal moves, its board, the tables
+    that may still hand in a bulletin for it (registered, no result yet)."""
     moves, _ = session.moves(coup)
-    board = session.game.board_before(coup)
-    # the tables that may still hand in a bulletin for this coup: registered, no result yet
-    tables = session.missing_tables(coup) if session.results.players else None
-    return read_bulletin(photo, candidates=moves, board=board, tables=tables, coup=coup)
+    return {"candidates": moves, "board": session.game.board_before(coup),
+            "tables": session.missing_tables(coup) if session.results.players else None,
+            "coup": coup}
+
+
+def _read(photo: str, session: Session, coup: int) -> list:
+    return _reader()(photo, **_context(session, coup))
+
+
+def _read_again(reading, session: Session, coup: int):
+    """The same bulletin (its page already found) read against the moves of ``coup``."""
+    from vision.reader import read_page
+
+    return read_page(reading.page, photo=reading.photo, **_context(session, coup))
 
 
 def _fields(reading) -> dict:
@@ -150,12 +161,18 @@ def neighbours(session: Session, coup: int) -> list[int]:
     return out
 
 
-def read_photo(path: str | Path, session: Session, coup: int, previous: bool = True) -> dict:
-    """Read one photo for ``coup`` against the game's legal moves; the ``lecture`` event data.
+def read_photos(path: str | Path, session: Session, coup: int, previous: bool = True,
+                pages: list | None = None) -> list[dict]:
+    """Read every bulletin of one photo for ``coup``: one ``lecture`` event data each, in
+    the photo's reading order (one photo, one bulletin: a list of one).
 
-    ``previous``: when the bulletin fits no move of ``coup``, it is read again against
-    the moves of each neighbour (:func:`neighbours`); if it fits one, the event says so
-    (``voisin``: « coup précédent ? » or « coup suivant ? »), for the arbiter to decide.
+    A photo of several bulletins gives ``feuille`` (rank, from 1) and ``feuilles`` (how
+    many) in each; a sheet cut at the photo's edge is a reading of its own
+    (``bulletin_coupe``), so the arbiter knows one bulletin is to be taken again.
+    ``previous``: a bulletin that fits no move of ``coup`` is read again against the moves
+    of each neighbour (:func:`neighbours`); if it fits one, the event says so (``voisin``:
+    « coup précédent ? » or « coup suivant ? »), for the arbiter to decide. ``pages``: a
+    list that receives each bulletin's straightened image (BGR, or None), in the same order.
     """
     path = Path(path)
     named = photo_fields(path)
@@ -163,8 +180,26 @@ def read_photo(path: str | Path, session: Session, coup: int, previous: bool = T
     if isinstance(_reader(), str):  # no reader installed: the arbiter types the fields
         data = _unavailable(photo, _reader())
         data.update(named, coup=coup)
-        return data
-    reading = _read(photo, session, coup)
+        if pages is not None:
+            pages.append(None)
+        return [data]
+    out = []
+    for reading in _read(photo, session, coup):
+        data = _lecture(reading, session, coup, named, previous)
+        if reading.sheets > 1:
+            data.update(feuille=reading.sheet, feuilles=reading.sheets)
+        if pages is not None:
+            pages.append(reading.page.image if reading.page is not None else None)
+        out.append(data)
+    return out
+
+
+def read_photo(path: str | Path, session: Session, coup: int, previous: bool = True) -> dict:
+    """Read a photo of one bulletin (:func:`read_photos`' first reading)."""
+    return read_photos(path, session, coup, previous)[0]
+
+
+def _lecture(reading, session: Session, coup: int, named: dict, previous: bool) -> dict:
     values = reading.bulletin()
     data = {"coup": coup, **named, "status": reading.status, "message": reading.message,
             "fields": _fields(reading), "flagged": list(reading.flagged),
@@ -173,10 +208,11 @@ def read_photo(path: str | Path, session: Session, coup: int, previous: bool = T
     if extra:
         data["extra"] = extra
     if previous and reading.status not in _NO_CONTENT and reading.word is not None \
-            and reading.word.value and (not reading.legal or reading.flagged):
+            and reading.word.value and (not reading.legal or reading.flagged) \
+            and reading.page is not None:
         best = None
         for other in neighbours(session, coup):
-            there = _read(photo, session, other)
+            there = _read_again(reading, session, other)
             # it fits that coup, and better than this one (a move there, read without doubt)
             if there.legal and (not reading.legal or not there.flagged) and (
                     best is None or (best[1].flagged and not there.flagged)):
@@ -213,30 +249,31 @@ _IMAGES: OrderedDict[tuple, BulletinImage | str] = OrderedDict()
 IMAGE_CACHE = 8
 
 
-def bulletin_image(photo: str | None) -> BulletinImage | str:
-    """The straightened bulletin of a photo, or why it cannot be shown (French).
+def bulletin_image(photo: str | None, sheet: int | None = None) -> BulletinImage | str:
+    """The straightened bulletin of a photo (``sheet``: which one, from 1, of a photo of
+    several), or why it cannot be shown (French).
 
-    Kept in a small cache by path and modification time: the arbiter goes up and down
-    the list and each photo is straightened once.
+    Kept in a small cache by path, modification time and sheet: the arbiter goes up and
+    down the list and each bulletin is straightened once.
     """
     if not photo:
         return "bulletin saisi au clavier : pas de photo"
     path = Path(photo)
     try:
-        key = (str(path.resolve()), path.stat().st_mtime_ns)
+        key = (str(path.resolve()), path.stat().st_mtime_ns, sheet)
     except OSError:
         return f"photo introuvable sur ce poste : {photo}"
     cached = _IMAGES.get(key)
     if cached is not None:
         _IMAGES.move_to_end(key)
         return cached
-    _IMAGES[key] = result = _straighten(path)
+    _IMAGES[key] = result = _straighten(path, sheet)
     while len(_IMAGES) > IMAGE_CACHE:
         _IMAGES.popitem(last=False)
     return result
 
 
-def _straighten(path: Path) -> BulletinImage | str:
+def _straighten(path: Path, sheet: int | None = None) -> BulletinImage | str:
     try:
         import cv2
 
@@ -256,7 +293,7 @@ def _straighten(path: Path) -> BulletinImage | str:
         if scale < 1 else raw
     raw_rgb = cv2.cvtColor(small, cv2.COLOR_BGR2RGB)
     try:
-        page = rectify(raw)
+        page = rectify(raw, sheet=sheet)
     except VisionError as exc:  # no page found: the photo as taken, and why
         return BulletinImage(None, {}, "", raw_rgb, str(exc))
     except Exception as exc:  # noqa: BLE001

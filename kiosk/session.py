@@ -110,6 +110,8 @@ class Reading:
     neighbour: dict | None = None
     changed: int = 0  # seq of its last change (read, edited): stations compare it, never overwrite
     station: str | None = None  # the network station that sent the photo (kiosk.stations)
+    #: (rank, count) of this bulletin in a photo of several (reading order), else None
+    sheet: tuple[int, int] | None = None
 
     def bulletin_dict(self) -> dict:
         """What goes to the correction: the fields as read or typed, never the reader's doubts."""
@@ -123,6 +125,11 @@ def neighbour_question(coup: int, other: int) -> str:
     """« coup précédent ? » or « coup suivant ? »: a bulletin filed under ``coup`` that fits
     coup ``other`` instead."""
     return "coup précédent ?" if other < coup else "coup suivant ?"
+
+
+def upload_read(upload: dict) -> bool:
+    """Every bulletin of a station's photo has its « lecture » (a restart reads the others)."""
+    return upload["feuilles"] is not None and len(upload["lectures"]) >= upload["feuilles"]
 
 
 class Stale(Exception):
@@ -171,7 +178,9 @@ class Session:
         # arbiter stations over the network (kiosk.stations): joining, blocks, photos received
         self.network: dict | None = None  # the last « postes » event: join secret, code, address
         self.stations: dict[str, dict] = {}  # station id → its « poste » event, block, revoked
-        self.uploads: dict[str, dict] = {}  # upload id → its « photo » event (+ "lecture" seq)
+        #: upload id → its « photo » event, + "lecture" (first reading's seq), "lectures" (rank
+        #: in the photo → seq) and "feuilles" (how many bulletins the photo holds, once read)
+        self.uploads: dict[str, dict] = {}
         self.confirmed_by: dict[tuple[int, int], str | None] = {}  # (coup, table) → station
         self.activity: dict[str, float] = {}  # who wrote (event's station) → when, last
         self.behind = False  # sync(budget) stopped before the journal's end
@@ -455,9 +464,15 @@ class Session:
                                     data.get("photo"), extra, tuple(data.get("flagged") or ()),
                                     dict(data.get("cells") or {}), hints,
                                     data.get("voisin") or data.get("precedent") or None,
-                                    changed=seq, station=data.get("poste"))
-        if data.get("envoi") in self.uploads:  # a network station's photo, now read
-            self.uploads[data["envoi"]]["lecture"] = seq
+                                    changed=seq, station=data.get("poste"),
+                                    sheet=(int(data["feuille"]), int(data["feuilles"]))
+                                    if data.get("feuilles") else None)
+        upload = self.uploads.get(data.get("envoi"))
+        if upload is not None:  # a network station's photo, now read (one bulletin of it)
+            upload["lectures"][int(data.get("feuille") or 1)] = seq
+            upload["feuilles"] = int(data.get("feuilles") or 1)
+            if upload["lecture"] is None:
+                upload["lecture"] = seq
 
     def _on_edition(self, data: dict, seq: int) -> None:
         """The arbiter's values for a reading: every field of the form in one event (older
@@ -563,7 +578,8 @@ class Session:
 
     def _on_photo(self, data: dict, seq: int) -> None:
         """A station's photo received and saved, to be read (its ``lecture`` follows)."""
-        self.uploads[str(data["envoi"])] = {**data, "seq": seq, "lecture": None}
+        self.uploads[str(data["envoi"])] = {**data, "seq": seq, "lecture": None, "lectures": {},
+                                            "feuilles": None}
 
     def _on_modif(self, data: dict, seq: int) -> None:
         outcome = data.get("outcome")

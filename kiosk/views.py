@@ -233,6 +233,9 @@ def arbiter_rows(machine: Machine) -> list[ArbiterRow]:
     rows = []
     kind_selected, item_selected = machine.selected()
     players = s.results.players
+    first_of: dict[tuple, int] = {}  # (coup, table) → the first waiting reading's seq
+    for reading in machine.pending():
+        first_of.setdefault((reading.coup, machine.field_value(reading, "table")), reading.seq)
     for reading in machine.pending():
         cells = []
         doubtful = doubtful_fields(reading)
@@ -253,6 +256,10 @@ def arbiter_rows(machine: Machine) -> list[ArbiterRow]:
             status = f"coup {reading.coup} : {status}"
             reasons = f"bulletin du coup {reading.coup}" + (f" ; {reasons}" if reasons else "")
         table = machine.field_value(reading, "table")
+        if reading.sheet:
+            notes.append(f"bulletin {reading.sheet[0]} sur {reading.sheet[1]} de la même photo")
+        if isinstance(table, int) and first_of.get((reading.coup, table)) != reading.seq:
+            notes.append(f"un autre bulletin de la table {table} attend : en double ?")
         player = players.get(table) if isinstance(table, int) else None
         rows.append(ArbiterRow("à confirmer", tuple(cells), proposed, reasons,
                                kind_selected == "lecture" and item_selected is reading, status,

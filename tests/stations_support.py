@@ -84,6 +84,17 @@ def render(table: int, word: str, ref: str, score: int, seed: int) -> bytes:
     return jpeg
 
 
+def table_photo(plays: list[tuple[int, object]], seed: int = 0) -> bytes:
+    """One photo of several bulletins side by side (vision's table generator): ``plays`` are
+    (table, move), laid left to right (two rows from four on)."""
+    from vision import BulletinContent
+    from vision.synth import render_table
+
+    jpeg, _ = render_table([BulletinContent(table=t, word=m.word, ref=str(m.ref), score=m.score)
+                            for t, m in plays], seed=seed)
+    return jpeg
+
+
 class Station:
     """A simulated station speaking the phone page's HTTP, with http.client."""
 
@@ -135,6 +146,18 @@ class Station:
         if fields is not None:
             body["champs"] = fields
         return self.post(f"/api/lecture/{seq}", body)
+
+    def wait_readings(self, envoi: str, count: int, timeout: float = 60.0) -> list[dict]:
+        """Long-poll until the ``count`` bulletins of photo ``envoi`` are read; in their order."""
+        deadline = time.monotonic() + timeout
+        since = -1
+        while time.monotonic() < deadline:
+            state = self.state(since)
+            since = state["seq"]
+            found = [r for r in state["lectures"] if r["envoi"] == envoi]
+            if len(found) >= count:
+                return sorted(found, key=lambda r: r["id"])
+        raise AssertionError(f"photo {envoi} jamais lue en entier")
 
     def wait_reading(self, envoi: str, timeout: float = 60.0) -> dict:
         """Long-poll until the photo ``envoi`` is read; its reading as the page shows it."""

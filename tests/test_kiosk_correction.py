@@ -17,7 +17,7 @@ from kiosk.reading import bulletin_image, collecting_coup, read_photo
 from kiosk.screens import _prompt
 from kiosk.session import Config, Session
 from kiosk.views import arbiter_rows
-from vision.synth import BulletinContent, render_bulletin
+from vision.synth import BulletinContent, render_bulletin, render_table
 
 
 class Clock:
@@ -94,6 +94,37 @@ def photo(folder, name, table, word, ref, score, seed=1):
 def events(machine, kind=None):
     found = machine.session.journal.events()
     return [e for e in found if kind is None or e.kind == kind]
+
+
+def test_lire_a_photo_of_several_bulletins_gives_one_reading_each(tmp_path, lexicon, monkeypatch,
+                                                                 capsys):
+    monkeypatch.setenv("KIOSK_PARTIES", str(tmp_path))
+    machine, clock = start(tmp_path, lexicon)
+    to_correction(machine, clock)
+    s = machine.session
+    top = s.coup.top
+    folder = tmp_path / "photos"
+    folder.mkdir()
+    jpeg, _ = render_table([BulletinContent(t, top.word, str(top.ref), top.score)
+                            for t in (1, 2, 2)], seed=4)
+    (folder / "table.jpg").write_bytes(jpeg)
+    assert main(["lire", str(folder), "--partie", str(tmp_path / "p.partie")]) == 0
+    out = capsys.readouterr().out
+    assert "1 photo(s) lue(s) (3 bulletins) pour le coup 1" in out
+    assert all(f"table.jpg (bulletin {k}/3) : " in out for k in (1, 2, 3))
+    s.sync()
+    waiting = sorted(s.pending.values(), key=lambda r: r.seq)
+    assert [r.sheet for r in waiting] == [(1, 3), (2, 3), (3, 3)]
+    assert [r.fields["table"]["value"] for r in waiting] == [1, 2, 2]
+    assert all(r.bulletin_dict()["word"] == top.word for r in waiting)
+    notes = {row.seq: " ; ".join(row.notes) for row in arbiter_rows(machine) if row.seq}
+    assert "bulletin 2 sur 3 de la même photo" in notes[waiting[1].seq]
+    assert "en double" not in notes[waiting[1].seq]  # the first of table 2
+    assert "un autre bulletin de la table 2 attend : en double ?" in notes[waiting[2].seq]
+    image = bulletin_image(waiting[2].photo, 3)  # the correction screen: that bulletin
+    assert not isinstance(image, str) and image.rgb is not None and not image.problem
+    assert main(["lire", str(folder), "--partie", str(tmp_path / "p.partie")]) == 0
+    assert "0 photo(s) lue(s) pour le coup 1" in capsys.readouterr().out  # read once
 
 
 # -- point 1 -------------------------------------------------------------------------------------

@@ -7,7 +7,7 @@ import os
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
 import pytest
-from stations_support import Browser, new_game, photo, to_correction, wait_for
+from stations_support import Browser, new_game, photo, table_photo, to_correction, wait_for
 
 from engine.lexicon import Lexicon
 from kiosk.stations.launch import StationsProcess
@@ -171,3 +171,39 @@ def test_join_by_the_qr_link_hides_the_secret(game, browser):
     machine.session.sync()
     karim = next(v for v in machine.session.stations.values() if v["nom"] == "Karim")
     assert karim["bloc"] == [4, 6]
+
+
+def test_a_photo_of_two_bulletins_gives_two_cards_both_confirmed(game, browser, tmp_path):
+    machine, server, photos, plays = game
+    s = machine.session
+    both = tmp_path / "deux-bulletins.jpg"
+    both.write_bytes(table_photo([(3, plays[3]), (5, plays[5])], seed=21))
+    browser.driver.get(server.url)
+    wait_for(lambda: browser.css("#rejoindre").is_displayed())
+    browser.css("#nom").send_keys("Noé")
+    browser.css("#form-rejoindre button").click()
+    wait_for(lambda: "Coup 1" in browser.text("#partie"))
+    uploads = len(events(machine, "photo"))
+    browser.css("#photo").send_keys(str(both))
+    cards = [card_of(browser, 3), card_of(browser, 5)]
+    assert [c.find_element("css selector", ".feuille").text for c in cards] == [
+        "2 bulletins sur la photo (n° 1)", "2 bulletins sur la photo (n° 2)"]
+    first, second = (c.get_attribute("data-id") for c in cards)
+    assert first.endswith("#1") and second.endswith("#2") and first[:-2] == second[:-2]
+    assert driver_width(browser) <= 360
+    for table in (3, 5):
+        card = card_of(browser, table)
+        card.find_element("css selector", ".confirmer").click()
+        wait_for(lambda t=table: f"table {t} :" in browser.message())
+        wait_for(lambda t=table: "✓" in browser.text(f'#tables li[data-table="{t}"]'))
+    assert len(events(machine, "photo")) == uploads + 1  # one upload, two readings
+    mine = [e for e in events(machine, "lecture") if e.data.get("envoi") == first[:-2]]
+    assert [e.data["feuille"] for e in mine] == [1, 2]
+    confirmed = [e.data["bulletin"]["table"] for e in events(machine, "bulletin")
+                 if e.data["lecture"] in {e.seq for e in mine}]
+    assert confirmed == [3, 5]
+    assert s.results.history(3, 1) and s.results.history(5, 1)
+
+
+def driver_width(browser) -> int:
+    return browser.driver.execute_script("return document.documentElement.scrollWidth")

@@ -6,7 +6,7 @@ import pytest
 
 from vision.glyphs import TEST_STYLES
 from vision.layout import Layout
-from vision.page import find_page, from_contour, layout_similarity
+from vision.page import find_page, find_pages, from_contour, layout_similarity
 from vision.status import NON_TROUVE, PLUSIEURS, VisionError
 from vision.synth import BulletinContent, PhotoEffects, photograph, render_bulletin, write_bulletin
 
@@ -63,6 +63,9 @@ def test_two_bulletins_in_one_photo():
     if one.shape != two.shape:
         two = cv2.resize(two, (one.shape[1], one.shape[0]))
     both = np.hstack([one, two])
-    with pytest.raises(VisionError) as err:
+    pages = find_pages(both)  # side by side: two pages, left to right
+    assert len(pages) == 2 and all(p.method == "marqueurs" and p.markers == 4 for p in pages)
+    assert pages[0].corners[:, 0].max() < one.shape[1] <= pages[1].corners[:, 0].min()
+    with pytest.raises(VisionError) as err:  # the one-bulletin contract: refused, in French
         find_page(both)
-    assert err.value.status == PLUSIEURS
+    assert err.value.status == PLUSIEURS and "un seul par photo" in str(err.value)

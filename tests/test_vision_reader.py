@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from vision.decode import Candidate
-from vision.reader import read_bulletin
+from vision.reader import read_all, read_bulletin
 from vision.status import FLOUE, ILLISIBLE, NON_TROUVE, OK, PLUSIEURS, SOMBRE, VIERGE
 from vision.synth import BulletinContent, PhotoEffects, render_bulletin
 
@@ -99,7 +99,9 @@ def test_dark_blurred_blank_and_double_photos():
     a, _ = render_bulletin(CASES[1], seed=7, effects=fx, jpeg=False)
     b, _ = render_bulletin(CASES[2], seed=8, effects=fx, jpeg=False)
     b = cv2.resize(b, (a.shape[1], a.shape[0]))
-    assert read_bulletin(np.hstack([a, b])).status == PLUSIEURS
+    assert read_bulletin(np.hstack([a, b])).status == PLUSIEURS  # one expected: refused
+    both = read_all(np.hstack([a, b]))  # every bulletin of the photo, left to right
+    assert [r.bulletin()["table"] for r in both] == [CASES[1].table, CASES[2].table]
 
 
 def test_illegal_word_is_flagged():

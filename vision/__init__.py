@@ -18,19 +18,26 @@ For the kiosk::
     reading.to_dict()       # the JSON line of ``python -m vision lire --json``
     correct_reading(reading, context)   # engine.correction decision, as a dict
 
+    # a photo of several bulletins side by side: one reading each, in reading order
+    for one in read_all(jpeg, candidates, board, tables=[3, 12, 17]):
+        one.sheet, one.sheets, one.status   # rank, count, status (« bulletin_coupe »: cut off)
+        one.page                            # the straightened bulletin (None: none found)
+
 Stages, one module each: ``load`` → ``page`` → ``fields`` → ``recognise`` (+ ``tess``)
 → ``decode`` → ``reader``; ``learn`` keeps arbiter-confirmed crops for ``train``.
 """
 
 from .coup import CoupContext, correct_reading
-from .reader import BulletinReading, read_bulletin
-from .synth import BulletinContent, render_bulletin
+from .reader import BulletinReading, read_all, read_bulletin
+from .synth import BulletinContent, render_bulletin, render_table
 
 __all__ = [
     "BulletinContent",
     "BulletinReading",
     "CoupContext",
     "correct_reading",
+    "read_all",
     "read_bulletin",
     "render_bulletin",
+    "render_table",
 ]

@@ -24,8 +24,8 @@ def parse_tables(text: str) -> list[int]:
 
 
 def _lire(args: argparse.Namespace) -> int:
-    from .coup import CoupContext, correct_reading
-    from .reader import read_bulletin
+    from .coup import CoupContext
+    from .reader import read_all
 
     context = None
     if args.game:
@@ -71,38 +71,46 @@ def _lire(args: argparse.Namespace) -> int:
         task = progress.add_task("lecture des bulletins", total=len(photos))
     worst = 0
     try:
-        for photo in photos:
-            reading = read_bulletin(
+        for photo in photos:  # every bulletin of the photo, in its reading order
+            for reading in read_all(
                 photo,
                 context.candidates if context else None,
                 context.board if context else None,
                 tables=tables,
                 layout=layout,
                 tesseract=args.tesseract,
-            )
-            data = reading.to_dict()
-            if context is not None and reading.word and reading.word.value:
-                try:
-                    data["correction"] = correct_reading(reading, context)
-                except Exception as exc:  # noqa: BLE001
-                    data["correction"] = {"erreur": f"correction impossible ({type(exc).__name__})"}
-            if args.json:
-                print(json.dumps(data, ensure_ascii=False), flush=True)
-            else:
-                b = {k: ("?" if v in (None, "") else v) for k, v in data["bulletin"].items()}
-                print(
-                    f"{photo} : {reading.message} — table {b.get('table', '?')}, mot "
-                    f"{b.get('word', '?')}, réf. {b.get('ref', '?')}, points {b.get('score', '?')}"
-                    + (f" ; à vérifier : {', '.join(reading.flagged)}" if reading.flagged else "")
-                )
-            if reading.status not in ("ok", "a_verifier"):
-                worst = 1
+            ):
+                worst = max(worst, _show(reading, photo, context, args.json))
             if progress:
                 progress.advance(task)
     finally:
         if progress:
             progress.stop()
     return worst
+
+
+def _show(reading, photo: str, context, as_json: bool) -> int:
+    """One reading printed (a JSON line, or a French line); 1 when it was not read."""
+    from .coup import correct_reading
+
+    data = reading.to_dict()
+    if context is not None and reading.word and reading.word.value:
+        try:
+            data["correction"] = correct_reading(reading, context)
+        except Exception as exc:  # noqa: BLE001
+            data["correction"] = {"erreur": f"correction impossible ({type(exc).__name__})"}
+    if as_json:
+        print(json.dumps(data, ensure_ascii=False), flush=True)
+    else:
+        b = {k: ("?" if v in (None, "") else v) for k, v in data["bulletin"].items()}
+        where = f"{photo} (bulletin {reading.sheet}/{reading.sheets})" if reading.sheets > 1 \
+            else photo
+        print(
+            f"{where} : {reading.message} — table {b.get('table', '?')}, mot "
+            f"{b.get('word', '?')}, réf. {b.get('ref', '?')}, points {b.get('score', '?')}"
+            + (f" ; à vérifier : {', '.join(reading.flagged)}" if reading.flagged else "")
+        )
+    return 0 if reading.status in ("ok", "a_verifier") else 1
 
 
 def _calibrer(args: argparse.Namespace) -> int:

@@ -16,18 +16,19 @@ import cv2
 import numpy as np
 
 from .layout import Layout, to_px
-from .status import NON_TROUVE, PLUSIEURS, VisionError
+from .status import COUPE, NON_TROUVE, PLUSIEURS, VisionError
 from .template import aruco_dictionary, render_page
 
 CANON_PX_PER_MM = 8.0
 DETECT_MAX_SIDE = 1600
+DETECT_MULTI_SIDE = 2600
 
 
 @dataclass
 class Page:
     """The rectified bulletin and how it was found."""
 
-    image: np.ndarray  # BGR, canonical size
+    image: np.ndarray | None  # BGR, canonical size
     homography: np.ndarray  # photo → canonical
     method: str  # "marqueurs" or "contour"
     markers: int  # markers used (0 with the contour method)
@@ -72,19 +73,6 @@ def _detect(
     return found
 
 
-def detect_markers(gray: np.ndarray, layout: Layout) -> dict[int, list[np.ndarray]]:
-    """Marker id → list of detections (4×2 corners, photo pixels).
-
-    A quick pass on a reduced photo first; a thorough one at higher resolution
-    only when it finds fewer than the four markers."""
-    found = _detect(gray, layout, 1000, False)
-    if len(found) < len(layout.marker_ids):
-        more = _detect(gray, layout, DETECT_MAX_SIDE, True)
-        if len(more) > len(found):
-            found = more
-    return found
-
-
 def _marker_targets(layout: Layout) -> dict[int, np.ndarray]:
     size = canonical_size(layout)
     out = {}
@@ -103,22 +91,247 @@ def _page_corners(h: np.ndarray, layout: Layout) -> np.ndarray:
     return cv2.perspectiveTransform(canon, np.linalg.inv(h)).reshape(4, 2)
 
 
-def from_markers(img: np.ndarray, gray: np.ndarray, layout: Layout) -> Page | None:
-    found = detect_markers(gray, layout)
-    duplicated = sum(len(v) > 1 for v in found.values())
-    if duplicated >= 2:
-        raise VisionError(PLUSIEURS, f"{duplicated} marqueurs en double")
-    if len(found) < 2:
-        return None
-    targets = _marker_targets(layout)
-    src = np.vstack([found[i][0] for i in sorted(found)]).astype(np.float32)
-    dst = np.vstack([targets[i] for i in sorted(found)])
+def _similarity(src: np.ndarray, dst: np.ndarray) -> tuple[complex, complex]:
+    """Least-squares similarity ``z = a·w + b`` (points as complex numbers) taking ``src`` to
+    ``dst``: one marker's own corners say where its sheet lies, scale and turn included."""
+    w = src[:, 0] + 1j * src[:, 1]
+    z = dst[:, 0] + 1j * dst[:, 1]
+    wm, zm = w.mean(), z.mean()
+    a = complex(np.vdot(w - wm, z - zm) / max(float(np.vdot(w - wm, w - wm).real), 1e-9))
+    return a, complex(zm - a * wm)
+
+
+@dataclass
+class _Mark:
+    """One marker detection and the sheet it predicts (canonical → photo similarity)."""
+
+    id: int
+    corners: np.ndarray
+    a: complex
+    b: complex
+
+    def predict(self, canon_xy: np.ndarray) -> np.ndarray:
+        z = self.a * (canon_xy[..., 0] + 1j * canon_xy[..., 1]) + self.b
+        return np.stack([z.real, z.imag], -1)
+
+
+#: two markers belong to one sheet when each predicts the other's place within this share of
+#: the page's diagonal (tilt and perspective move it by ≤ 0.25; the neighbour sheet's marker
+#: of that corner is ≥ 0.55 away)
+SAME_SHEET = 0.3
+#: page quadrilaterals of two sheets may share this share of the smaller one (a margin laid
+#: over the other's margin); beyond, one hides the other: the photo cannot be split
+OVERLAP = 0.12
+#: a sheet whose page reaches this share of its size beyond the photo is cut at the edge
+OUTSIDE = 0.04
+#: more bulletins than this on one photo are refused (the grouping's work grows with the
+#: square of the markers: a sheet printed full of markers must not hold up the reader)
+MAX_SHEETS = 8
+
+
+def _group(marks: list[_Mark], targets: dict[int, np.ndarray],
+           diag: float) -> list[list[_Mark]]:
+    """Detections grouped into sheets: complete linkage on the mutual prediction error, each
+    id at most once per sheet; closest pairs first. ``diag``: the canonical page's diagonal."""
+    n = len(marks)
+    ids = np.array([m.id for m in marks])
+    a = np.array([m.a for m in marks])
+    b = np.array([m.b for m in marks])
+    seen = np.array([complex(*m.corners.mean(0)) for m in marks])
+    where = np.array([complex(*targets[m.id].mean(0)) for m in marks])  # canonical centres
+    # err[i, j]: how far marker i's sheet puts marker j from where j is, in page diagonals
+    err = np.abs(a[:, None] * where[None, :] + b[:, None] - seen[None, :]) / (
+        np.abs(a)[:, None] * diag)
+    dist = np.maximum(err, err.T)
+    dist[ids[:, None] == ids[None, :]] = np.inf
+    groups = [{i} for i in range(n)]
+    pairs = sorted((dist[p, q], p, q) for p in range(n) for q in range(p + 1, n))
+    for d, i, j in pairs:
+        if d > SAME_SHEET:
+            break
+        gi = next(g for g in groups if i in g)
+        gj = next(g for g in groups if j in g)
+        if gi is gj or max(dist[p, q] for p in gi for q in gj) > SAME_SHEET:
+            continue
+        gi |= gj
+        groups.remove(gj)
+    return [[marks[i] for i in sorted(g)] for g in groups]
+
+
+def _homography(group: list[_Mark], targets: dict[int, np.ndarray]) -> np.ndarray | None:
+    ordered = sorted(group, key=lambda m: m.id)
+    src = np.vstack([m.corners for m in ordered]).astype(np.float32)
+    dst = np.vstack([targets[m.id] for m in ordered])
     h, _ = cv2.findHomography(src, dst, 0)
-    if h is None:
-        return None
+    return h
+
+
+#: markers of one sheet fit one homography within this (canonical pixels: 1.5 mm; measured:
+#: ≤ 5 px for one sheet, tilted 50°, curled or blurred; ≥ 21 px for markers of two sheets)
+FIT_PX = 1.5 * CANON_PX_PER_MM
+
+
+class _Fits:
+    """Each group's homography (photo → canonical) and how far its markers are from it
+    (canonical pixels; 0 below three markers: two always fit), computed once per group."""
+
+    def __init__(self, targets: dict[int, np.ndarray]) -> None:
+        self.targets = targets
+        self.known: dict[tuple[int, ...], tuple[np.ndarray | None, float]] = {}
+
+    def __call__(self, group: list[_Mark]) -> tuple[np.ndarray | None, float]:
+        key = tuple(sorted(id(m) for m in group))
+        if key not in self.known:
+            h = _homography(group, self.targets)
+            err = 0.0 if h is not None else np.inf
+            if h is not None and len(group) >= 3:
+                src = np.vstack([m.corners for m in group]).astype(np.float32).reshape(-1, 1, 2)
+                dst = np.vstack([self.targets[m.id] for m in group])
+                err = float(np.abs(cv2.perspectiveTransform(src, h).reshape(-1, 2) - dst).max())
+            self.known[key] = (h, err)
+        return self.known[key]
+
+    def misfit(self, group: list[_Mark]) -> float:
+        return self(group)[1]
+
+
+def _settle(groups: list[list[_Mark]], fits: _Fits) -> list[list[_Mark]]:
+    """Groups checked against the sheet's geometry: a group that fits no homography loses its
+    worst marker (alone then); groups whose union fits one (strong perspective parts what
+    the markers' own predictions join) are merged, the best fit first."""
+    out: list[list[_Mark]] = []
+    for group in groups:
+        while len(group) >= 3 and fits.misfit(group) > FIT_PX:
+            worst = min(group, key=lambda m: fits.misfit([g for g in group if g is not m]))
+            group = [g for g in group if g is not worst]
+            out.append([worst])
+        out.append(group)
+    while True:
+        best = None
+        for i in range(len(out)):
+            for j in range(i + 1, len(out)):
+                union = out[i] + out[j]
+                if len(union) < 3 or len({m.id for m in union}) < len(union):
+                    continue
+                err = fits.misfit(union)
+                if err <= FIT_PX and (best is None or err < best[0]):
+                    best = (err, i, j)
+        if best is None:
+            return out
+        _, i, j = best
+        out[i] = out[i] + out[j]
+        del out[j]
+
+
+def _plausible(quad: np.ndarray, layout: Layout, area: float) -> bool:
+    """A page quadrilateral that can be a sheet: convex, not tiny, sides in the layout's ratio."""
+    if not cv2.isContourConvex(quad.astype(np.float32).reshape(-1, 1, 2)):
+        return False
+    if cv2.contourArea(quad.astype(np.float32)) < 0.005 * area:
+        return False
+    top, right, bottom, left = (float(np.linalg.norm(quad[(k + 1) % 4] - quad[k])) for k in range(4))
+    ratio = (top + bottom) / max(left + right, 1e-6)
+    return 0.45 < ratio / layout.aspect < 2.2
+
+
+def _outside(quad: np.ndarray, shape: tuple[int, ...]) -> bool:
+    """The page reaches beyond the photo's edge by more than :data:`OUTSIDE` of its size."""
+    h, w = shape[:2]
+    span = max(float(np.ptp(quad[:, 0])), float(np.ptp(quad[:, 1])), 1.0)
+    margin = OUTSIDE * span
+    return bool(quad[:, 0].min() < -margin or quad[:, 1].min() < -margin
+                or quad[:, 0].max() > w + margin or quad[:, 1].max() > h + margin)
+
+
+def _overlap(a: np.ndarray, b: np.ndarray) -> float:
+    """Shared area of two convex quadrilaterals, as a share of the smaller."""
+    inter, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
+    small = min(cv2.contourArea(a.astype(np.float32)), cv2.contourArea(b.astype(np.float32)))
+    return float(inter) / max(small, 1e-6)
+
+
+def reading_order(centres: list[np.ndarray], heights: list[float]) -> list[int]:
+    """Indices in reading order: rows top to bottom (a sheet joins a row when its centre is
+    within half a page height of the row's first), each row left to right."""
+    order = sorted(range(len(centres)), key=lambda k: centres[k][1])
+    rows: list[list[int]] = []
+    for k in order:
+        if rows and abs(centres[k][1] - centres[rows[-1][0]][1]) < 0.5 * heights[rows[-1][0]]:
+            rows[-1].append(k)
+        else:
+            rows.append([k])
+    return [k for row in rows for k in sorted(row, key=lambda k: centres[k][0])]
+
+
+def _sheets(img: np.ndarray, found: dict[int, list[np.ndarray]],
+            layout: Layout) -> list[Page | VisionError]:
+    """The sheets the marker detections make, in reading order: pages, and sheets cut at the
+    photo's edge."""
+    targets = _marker_targets(layout)
+    if sum(map(len, found.values())) > MAX_SHEETS * len(targets):
+        raise VisionError(PLUSIEURS, f"plus de {MAX_SHEETS} bulletins : photographiez-en moins "
+                                     "à la fois")
+    marks = [_Mark(i, c, *_similarity(targets[i], c)) for i, cs in found.items() for c in cs]
+    w, hh = canonical_size(layout)
+    canon = np.array([[0, 0], [w, 0], [w, hh], [0, hh]], np.float64)
+    area = float(img.shape[0] * img.shape[1])
+    entries: list[tuple[np.ndarray, Page | VisionError]] = []
+    pages: list[Page] = []
+    fits = _Fits(targets)
+    for group in _settle(_group(marks, targets, float(np.hypot(w, hh))), fits):
+        if len(group) >= 2:
+            h = fits(group)[0]
+            if h is not None:
+                quad = _page_corners(h, layout)
+                if _plausible(quad, layout, area):
+                    if len(group) < 4 and _outside(quad, img.shape):
+                        entries.append((quad, VisionError(COUPE, f"{len(group)} repères sur 4")))
+                        continue
+                    page = Page(None, h, "marqueurs", len(group), quad)  # warped once chosen
+                    entries.append((quad, page))
+                    pages.append(page)
+                    continue
+        quad = group[0].predict(canon)  # one marker (or an implausible group): where its sheet is
+        if _outside(quad, img.shape):
+            entries.append((quad, VisionError(COUPE, f"{len(group)} repère(s) sur 4")))
+    for k, p in enumerate(pages):
+        for q in pages[k + 1:]:
+            if _overlap(p.corners, q.corners) > OVERLAP:
+                raise VisionError(PLUSIEURS, "ils se chevauchent : posez-les côte à côte sans "
+                                                 "cacher leurs coins, ou un seul par photo")
+    # a cut sheet's predicted outline under a found page is that page's own marker misread
+    entries = [(quad, e) for quad, e in entries if isinstance(e, Page) or not any(
+        _overlap(quad, p.corners) > 0.5 for p in pages)]
+    heights = [float(np.ptp(quad[:, 1])) for quad, _ in entries]
+    order = reading_order([quad.mean(0) for quad, _ in entries], heights)
+    return [entries[k][1] for k in order]
+
+
+def from_markers(img: np.ndarray, gray: np.ndarray, layout: Layout) -> list[Page | VisionError]:
+    """The sheets found by their corner markers (see :func:`find_pages`).
+
+    A quick pass on a reduced photo first; a thorough one at higher resolution only when a
+    sheet lacks a marker; a third, up to :data:`DETECT_MULTI_SIDE`, for a large photo where
+    none or several sheets are seen (their markers are smaller in it). Each page is warped
+    once, after the last pass."""
+    found = _detect(gray, layout, 1000, False)
+    sheets = _sheets(img, found, layout) if found else []
+    for side in (DETECT_MAX_SIDE, min(max(gray.shape), DETECT_MULTI_SIDE)):
+        pages = sum(isinstance(s, Page) for s in sheets)
+        if sheets and all(isinstance(s, Page) and s.markers == len(layout.marker_ids)
+                          for s in sheets):
+            break
+        if side > DETECT_MAX_SIDE and pages == 1 and len(sheets) == 1:
+            break  # one bulletin, a marker hidden (a finger): as good as it gets
+        more = _detect(gray, layout, side, True)
+        if sum(map(len, more.values())) > sum(map(len, found.values())):
+            found, sheets = more, _sheets(img, more, layout)
     size = canonical_size(layout)
-    warped = cv2.warpPerspective(img, h, size, flags=cv2.INTER_LINEAR, borderValue=(255, 255, 255))
-    return Page(warped, h, "marqueurs", len(found), _page_corners(h, layout))
+    for page in sheets:
+        if isinstance(page, Page):
+            page.image = cv2.warpPerspective(img, page.homography, size, flags=cv2.INTER_LINEAR,
+                                             borderValue=(255, 255, 255))
+    return sheets
 
 
 def _order(quad: np.ndarray) -> np.ndarray:
@@ -238,13 +451,35 @@ def from_contour(img: np.ndarray, gray: np.ndarray, layout: Layout) -> Page | No
     return Page(warped, hom, "contour", 0, q)
 
 
-def find_page(img: np.ndarray, layout: Layout | None = None) -> Page:
-    """Locate and rectify; raise ``VisionError`` when no (or more than one) bulletin is seen."""
+def find_pages(img: np.ndarray, layout: Layout | None = None) -> list[Page | VisionError]:
+    """Every bulletin of the photo, in reading order (rows top to bottom, each left to right,
+    in the photo as loaded: EXIF orientation applied).
+
+    Marker detections are grouped into sheets (each id once per sheet, the markers of one
+    sheet predicting each other's places); each sheet with two markers or more is rectified.
+    A sheet cut at the photo's edge (too few markers, its page beyond the edge) is a
+    ``VisionError(COUPE)`` in its place, so the arbiter knows one is missing. Sheets laid
+    over each other (beyond a margin) cannot be split: ``VisionError(PLUSIEURS)`` is raised.
+    Without markers, one page at most is found by its outline. ``[]``: no bulletin seen."""
     layout = layout or Layout.load()
     gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY) if img.ndim == 3 else img
-    page = from_markers(img, gray, layout) if layout.markers else None
-    if page is None:
-        page = from_contour(img, gray, layout)
-    if page is None:
-        raise VisionError(NON_TROUVE)
-    return page
+    sheets = from_markers(img, gray, layout) if layout.markers else []
+    if any(isinstance(s, Page) for s in sheets):
+        return sheets
+    page = from_contour(img, gray, layout)
+    # no sheet with two markers: the page's outline, else the cut sheets (if any) are said
+    return [page] if page is not None else sheets
+
+
+def find_page(img: np.ndarray, layout: Layout | None = None) -> Page:
+    """Locate and rectify one bulletin; raise ``VisionError`` when no (or more than one)
+    bulletin is seen, or when the only one is cut at the photo's edge."""
+    found = find_pages(img, layout)
+    pages = [p for p in found if isinstance(p, Page)]
+    if len(pages) > 1:
+        raise VisionError(PLUSIEURS, f"{len(pages)} bulletins : un seul par photo ici")
+    if pages:
+        return pages[0]
+    if found:
+        raise found[0]
+    raise VisionError(NON_TROUVE)

@@ -20,10 +20,11 @@ from .decode import Candidate, Decoded, FieldValue, decode, group_readings
 from .fields import Fields, Glyph, cut_fields
 from .layout import Layout
 from .load import load_image
-from .page import find_page
+from .page import Page, find_page, find_pages
 from .recognise import Recogniser, default_recogniser
 from .status import (
     A_VERIFIER,
+    COUPE,
     FLOUE,
     ILLISIBLE,
     MESSAGES,
@@ -78,6 +79,11 @@ class BulletinReading:
     printed: PrintedCode | None = None
     #: how sure the raccord letters are (each a grid letter at its place for the move)
     raccord_confidence: float = 1.0
+    #: the bulletin found and straightened (``page.image``), None when none was found
+    page: Page | None = field(default=None, repr=False)
+    #: its rank in the photo's reading order, and how many bulletins the photo holds
+    sheet: int = 1
+    sheets: int = 1
 
     def bulletin(self) -> dict:
         """The bulletin fields in the JSON shape of ``engine.bulletin`` (for the correction)."""
@@ -89,7 +95,7 @@ class BulletinReading:
             "score": self.score.value if self.score else None,
             "sens": self.sens,
         }
-        if self.status in (ILLISIBLE, NON_TROUVE, FLOUE, SOMBRE):
+        if self.status in (ILLISIBLE, NON_TROUVE, FLOUE, SOMBRE, COUPE):
             data["illisible"] = True
         if self.status == VIERGE:
             data["blanc"] = True
@@ -128,6 +134,8 @@ class BulletinReading:
             "imprime": {"table": self.printed.table, "coup": self.printed.coup}
             if self.printed
             else None,
+            "feuille": self.sheet,
+            "feuilles": self.sheets,
             "bulletin": self.bulletin(),
         }
 
@@ -283,6 +291,25 @@ def _edge_doubt(readings, glyphs: dict[str, Glyph]) -> None:
             r.probs[ch] /= total
 
 
+def _image(source: str | Path | bytes | np.ndarray) -> np.ndarray:
+    img = source if isinstance(source, np.ndarray) else load_image(source)
+    return cv2.cvtColor(img, cv2.COLOR_GRAY2BGR) if img.ndim == 2 else img
+
+
+def _guarded(photo: str | None, start: float, read):
+    """``read()``, or the failed reading its exception means (a status, never a traceback)."""
+    try:
+        return read()
+    except VisionError as exc:
+        return _failure(exc.status, photo, exc.detail, start)
+    except MemoryError:
+        return _failure(ILLISIBLE, photo, "image trop grande pour la mémoire", start)
+    except Exception as exc:  # noqa: BLE001 - the kiosk must get a status, never a traceback
+        # the text of an OpenCV assertion is English and long: the type is enough here
+        return _failure(ILLISIBLE, photo, f"erreur inattendue du lecteur ({type(exc).__name__})",
+                        start)
+
+
 def read_bulletin(
     source: str | Path | bytes | np.ndarray,
     candidates: Iterable | None = None,
@@ -295,23 +322,104 @@ def read_bulletin(
     tesseract: bool = False,
     coup: int | None = None,
 ) -> BulletinReading:
-    """Read one photo. ``candidates``: the coup's legal moves (anything with ref/word/score);
-    ``coup``: the coup being read (a personalised bulletin printed for another is flagged)."""
+    """Read one photo of one bulletin (several on it: ``plusieurs_bulletins``, see
+    :func:`read_all`). ``candidates``: the coup's legal moves (anything with
+    ref/word/score); ``coup``: the coup being read (a personalised bulletin printed for
+    another is flagged)."""
     start = time.perf_counter()
     if photo is None and isinstance(source, str | Path):
         photo = str(source)
-    printed = None
-    try:
+
+    def read() -> BulletinReading:
+        nonlocal layout
         layout = layout or Layout.load()
-        img = source if isinstance(source, np.ndarray) else load_image(source)
-        if img.ndim == 2:
-            img = cv2.cvtColor(img, cv2.COLOR_GRAY2BGR)
+        img = _image(source)
         try:
             page = find_page(img, layout)
         except VisionError as exc:
             if exc.status == NON_TROUVE:
                 raise VisionError(_why_not_found(img)) from exc
             raise
+        return read_page(page, candidates, board, tables, layout, recogniser, photo, threshold,
+                         tesseract, coup, start)
+
+    return _guarded(photo, start, read)
+
+
+def read_all(
+    source: str | Path | bytes | np.ndarray,
+    candidates: Iterable | None = None,
+    board: Board | None = None,
+    tables: Iterable[int] | None = None,
+    layout: Layout | None = None,
+    recogniser: Recogniser | None = None,
+    photo: str | None = None,
+    threshold: float = FLAG_THRESHOLD,
+    tesseract: bool = False,
+    coup: int | None = None,
+) -> list[BulletinReading]:
+    """Read every bulletin of one photo, in reading order (:func:`vision.page.find_pages`):
+    one independent reading each (fields, confidences, status, rectified page), and one
+    ``bulletin_coupe`` reading for each sheet cut at the photo's edge. Never empty: a photo
+    with no bulletin gives one failed reading, as :func:`read_bulletin` does."""
+    start = time.perf_counter()
+    if photo is None and isinstance(source, str | Path):
+        photo = str(source)
+    if candidates is not None:
+        candidates = list(candidates)  # read once per bulletin
+
+    def locate() -> list:
+        nonlocal layout
+        layout = layout or Layout.load()
+        img = _image(source)
+        found = find_pages(img, layout)
+        if not found:
+            raise VisionError(_why_not_found(img))
+        return found
+
+    found = _guarded(photo, start, locate)
+    if isinstance(found, BulletinReading):
+        return [found]
+    out = []
+    for k, item in enumerate(found, 1):
+        if isinstance(item, VisionError):
+            reading = _failure(item.status, photo, item.detail, start)
+        else:
+            one = time.perf_counter()
+            reading = _guarded(photo, one, lambda p=item, t=one: read_page(
+                p, candidates, board, tables, layout, recogniser, photo, threshold, tesseract,
+                coup, t))
+        reading.sheet, reading.sheets = k, len(found)
+        out.append(reading)
+    return out
+
+
+def read_page(
+    page: Page,
+    candidates: Iterable | None = None,
+    board: Board | None = None,
+    tables: Iterable[int] | None = None,
+    layout: Layout | None = None,
+    recogniser: Recogniser | None = None,
+    photo: str | None = None,
+    threshold: float = FLAG_THRESHOLD,
+    tesseract: bool = False,
+    coup: int | None = None,
+    start: float | None = None,
+) -> BulletinReading:
+    """Read one bulletin already found and rectified (stages 3–6): a page too dark or too
+    blurred is a status, like the photo's other failures."""
+    start = time.perf_counter() if start is None else start
+    reading = _read_page(page, candidates, board, tables, layout or Layout.load(), recogniser,
+                         photo, threshold, tesseract, coup, start)
+    reading.page = page
+    return reading
+
+
+def _read_page(page, candidates, board, tables, layout, recogniser, photo, threshold,
+               tesseract, coup, start) -> BulletinReading:
+    printed = None
+    try:
         # four markers pin the page; with fewer (a finger on one) or none the rules may be off
         exact = page.method == "marqueurs" and page.markers >= 4
         fields: Fields = cut_fields(page.image, layout, 0.09 if exact else 0.2)
@@ -384,9 +492,3 @@ def read_bulletin(
         reading = _failure(exc.status, photo, exc.detail, start)
         reading.printed = printed  # which table's photo is to be taken again
         return reading
-    except MemoryError:
-        return _failure(ILLISIBLE, photo, "image trop grande pour la mémoire", start)
-    except Exception as exc:  # noqa: BLE001 - the kiosk must get a status, never a traceback
-        # the text of an OpenCV assertion is English and long: the type is enough here
-        return _failure(ILLISIBLE, photo, f"erreur inattendue du lecteur ({type(exc).__name__})",
-                        start)

@@ -16,7 +16,8 @@ import numpy as np
 
 from .layout import Box, Layout
 from .load import load_image
-from .page import find_page
+from .page import find_page, find_pages
+from .status import NON_TROUVE, VisionError
 
 
 @dataclass
@@ -43,11 +44,21 @@ def layout_boxes(layout: Layout) -> dict[str, Box]:
     return boxes
 
 
-def rectify(source: str | Path | bytes | np.ndarray, layout: Layout | None = None) -> Rectified:
-    """Straighten one photo; raises :class:`vision.status.VisionError` (French) when it cannot."""
+def rectify(source: str | Path | bytes | np.ndarray, layout: Layout | None = None,
+            sheet: int | None = None) -> Rectified:
+    """Straighten one photo (``sheet``: bulletin number ``sheet``, from 1 in reading order, of
+    a photo of several); raises :class:`vision.status.VisionError` (French) when it cannot."""
     layout = layout or Layout.load()
     img = source if isinstance(source, np.ndarray) else load_image(source)
     if img.ndim == 2:
         img = cv2.cvtColor(img, cv2.COLOR_GRAY2BGR)
-    page = find_page(img, layout)
+    if sheet is None:
+        page = find_page(img, layout)
+    else:
+        found = find_pages(img, layout)
+        if not 1 <= sheet <= len(found):
+            raise VisionError(NON_TROUVE, f"bulletin n° {sheet} absent de la photo")
+        page = found[sheet - 1]
+        if isinstance(page, VisionError):
+            raise page
     return Rectified(page.image, page.method, layout_boxes(layout))

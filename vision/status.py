@@ -7,6 +7,7 @@ A_VERIFIER = "a_verifier"
 ILLISIBLE = "illisible"
 NON_TROUVE = "bulletin_non_trouve"
 PLUSIEURS = "plusieurs_bulletins"
+COUPE = "bulletin_coupe"
 VIERGE = "bulletin_vierge"
 FLOUE = "photo_floue"
 SOMBRE = "photo_sombre"
@@ -16,7 +17,8 @@ MESSAGES = {
     A_VERIFIER: "bulletin lu, à vérifier par l'arbitre",
     ILLISIBLE: "photo illisible (fichier vide, tronqué, trop petit ou pas une image)",
     NON_TROUVE: "bulletin non trouvé sur la photo",
-    PLUSIEURS: "plusieurs bulletins sur la photo : un seul bulletin par photo",
+    PLUSIEURS: "plusieurs bulletins sur la photo",
+    COUPE: "un bulletin coupé au bord de la photo : reprenez-le en entier",
     VIERGE: "bulletin vierge",
     FLOUE: "photo trop floue : reprenez-la",
     SOMBRE: "photo trop sombre : reprenez-la avec plus de lumière",

@@ -116,6 +116,7 @@ class PhotoEffects:
     #: the page is not flat: its edge lifts by up to this share of its long side (a sheet
     #: curled from its pad, or folded in two), so printed lines bend away from any homography
     curl: float = 0.0
+    quarter_turn: float = 0.1  # a photo taken across the page (portrait against landscape)
 
 
 @dataclass
@@ -359,7 +360,7 @@ def _destination_quad(
     rot = math.radians(rng.uniform(-fx.max_rotation_deg, fx.max_rotation_deg))
     if rng.random() < fx.upside_down:
         rot += math.pi
-    elif rng.random() < 0.1:
+    elif rng.random() < fx.quarter_turn:
         rot += math.pi / 2 * rng.choice([-1, 1])
     rz = np.array(
         [[math.cos(rot), -math.sin(rot), 0], [math.sin(rot), math.cos(rot), 0], [0, 0, 1]]
@@ -540,3 +541,85 @@ def render_bulletin(
     quality = int(rng.integers(fx.jpeg_quality[0], fx.jpeg_quality[1] + 1))
     ok, buf = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, quality])
     return buf.tobytes(), truth
+
+
+@dataclass
+class TableLayout:
+    """How bulletins lie side by side on the table for one photo of them all."""
+
+    columns: int | None = None  # None: all in one row up to 3, else two per row
+    gap_mm: tuple[float, float] = (0.5, 8.0)  # between neighbours (before their turn)
+    max_turn_deg: float = 3.0  # each sheet's own turn on the table
+    #: neighbours laid over each other's margin by up to this (markers stay uncovered)
+    overlap_mm: float = 0.0
+    px_per_photo_px: float = 0.8  # photo resolution against the flat sheets' (10 px/mm)
+
+
+def _table_top(size: tuple[int, int], rng: np.random.Generator) -> np.ndarray:
+    """The table under the sheets: a background drawn at a quarter of the size (it varies
+    slowly; a full-size one costs half of a photo of four bulletins)."""
+    w, h = size
+    return cv2.resize(_background((max(2, w // 4), max(2, h // 4)), rng), (w, h),
+                      interpolation=cv2.INTER_LINEAR)
+
+
+def render_table(
+    contents: list[BulletinContent],
+    seed: int = 0,
+    printed: list[tuple[int, int | None] | None] | None = None,
+    effects: PhotoEffects | None = None,
+    table: TableLayout | None = None,
+    jpeg: bool = True,
+    layout: Layout | None = None,
+    style: str | Style | FontStyle | None = None,
+) -> tuple[bytes | np.ndarray, list[GroundTruth]]:
+    """One photo of 2–4 bulletins side by side on a table (each its own writer, its own small
+    turn, touching or nearly), and their truths in the order they were laid: row by row,
+    left to right. ``printed``: per bulletin, (table, coup) of a personalised one or None."""
+    rng = np.random.default_rng(seed)
+    tl = table or TableLayout()
+    papers, truths = [], []
+    for k, content in enumerate(contents):
+        own = printed[k] if printed else None
+        paper, truth = write_bulletin(content, _style(style, rng, True), rng, layout=layout,
+                                      printed=own)
+        truth.seed = seed
+        papers.append(paper)
+        truths.append(truth)
+    h, w = papers[0].shape[:2]
+    n = len(papers)
+    cols = tl.columns or (n if n <= 3 else 2)
+    rows = -(-n // cols)
+    pad = int(0.15 * w)
+    pitch_x = w + PX_PER_MM * (tl.gap_mm[1] - tl.overlap_mm)
+    pitch_y = h + PX_PER_MM * (tl.gap_mm[1] - tl.overlap_mm)
+    cw, ch = int(2 * pad + (cols - 1) * pitch_x + w), int(2 * pad + (rows - 1) * pitch_y + h)
+    canvas = _table_top((cw, ch), rng)
+    src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    for k, paper in enumerate(papers):
+        r, c = divmod(k, cols)
+        gap = PX_PER_MM * (rng.uniform(*tl.gap_mm) - tl.overlap_mm)
+        x = pad + c * (w + gap) + rng.uniform(-0.5, 0.5) * PX_PER_MM
+        y = pad + r * (h + gap) + rng.uniform(-0.5, 0.5) * PX_PER_MM
+        turn = math.radians(rng.uniform(-tl.max_turn_deg, tl.max_turn_deg))
+        rot = np.array([[math.cos(turn), -math.sin(turn)], [math.sin(turn), math.cos(turn)]])
+        centre = np.array([x + w / 2, y + h / 2])
+        dst = ((src - [w / 2, h / 2]) @ rot.T + centre).astype(np.float32)
+        m = cv2.getPerspectiveTransform(src, dst)
+        warped = cv2.warpPerspective(paper, m, (cw, ch), flags=cv2.INTER_AREA)
+        mask = cv2.warpPerspective(np.full((h, w), 255, np.uint8), m, (cw, ch))
+        cv2.copyTo(warped, mask, canvas)
+        truths[k].corners = dst.tolist()
+    fx = effects or PhotoEffects(max_tilt_deg=12, max_rotation_deg=6, upside_down=0.0,
+                                 fill=(0.9, 0.97), shadow=0.3, quarter_turn=0.0)
+    size = (round(cw * tl.px_per_photo_px), round(ch * tl.px_per_photo_px))
+    photo, corners = photograph(canvas, rng, fx, background=_table_top(size, rng))
+    m = cv2.getPerspectiveTransform(
+        np.array([[0, 0], [cw, 0], [cw, ch], [0, ch]], np.float32), corners.astype(np.float32))
+    for truth in truths:
+        truth.corners = cv2.perspectiveTransform(
+            np.array(truth.corners, np.float32).reshape(-1, 1, 2), m).reshape(4, 2).tolist()
+    if not jpeg:
+        return photo, truths
+    ok, buf = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, 88])
+    return buf.tobytes(), truths

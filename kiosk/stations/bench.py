@@ -1,9 +1,11 @@
 """``make bench``: 8 stations upload 200 bulletin photos at once while the room loop runs.
 
-Figures: photos read per second, time from the start of an upload to its reading shown on
-the station (median, p95), the room's frame rate during the load (must stay at 30 fps), and
-what reached the journal (nothing lost, nothing twice). The photos come from the project's
-generator (:func:`vision.render_bulletin`), rendered once and kept in ``out/bench-postes``.
+Figures: photos and bulletins read per second, time from the start of an upload to its
+reading(s) shown on the station (median, p95), the room's frame rate during the load (must
+stay at 30 fps), and what reached the journal (nothing lost, nothing twice). The photos come
+from the project's generator (:func:`vision.render_bulletin`; ``--plusieurs P``: P % of them
+hold 2 or 3 bulletins side by side, :func:`vision.synth.render_table`), rendered once and kept
+in ``out/bench-postes``.
 """
 
 from __future__ import annotations
@@ -26,11 +28,17 @@ SEED = 41
 CACHE = Path("out/bench-postes")
 
 
-def _render(table: int, word: str, ref: str, score: int, seed: int) -> bytes:
+def _render(plays: tuple, seed: int) -> bytes:
+    """One photo of the bulletins ``plays`` ((table, word, ref, score)…): one, or several on
+    a table."""
     from vision import BulletinContent, render_bulletin
+    from vision.synth import render_table
 
-    jpeg, _ = render_bulletin(BulletinContent(table=table, word=word, ref=ref, score=score),
-                              seed=seed)
+    contents = [BulletinContent(table=t, word=w, ref=r, score=s) for t, w, r, s in plays]
+    if len(contents) == 1:
+        jpeg, _ = render_bulletin(contents[0], seed=seed)
+    else:
+        jpeg, _ = render_table(contents, seed=seed)
     return jpeg
 
 
@@ -61,30 +69,42 @@ def _game(folder: Path):
     return machine, path, lexicon
 
 
-def _photos(machine) -> list[tuple[int, bytes]]:
-    """200 different photos of the first coup's bulletins (rendered once, then cached)."""
+def _photos(machine, count: int = PHOTOS, several: float = 0.0) -> list[tuple[int, str, int]]:
+    """``count`` different photos of the first coup's bulletins (rendered once, then cached):
+    (first table, file, bulletins on it). A share ``several`` of them, spread evenly, hold 2
+    or 3 bulletins of consecutive tables."""
     moves, _ = machine.session.moves(1)
     jobs = []
-    for i in range(PHOTOS):
+    for i in range(count):
         table = i % PLAYERS + 1
-        move = moves[(i * 7) % min(len(moves), 60)]
-        jobs.append((table, move.word, str(move.ref), move.score, SEED * 1000 + i))
+        many = int((i + 1) * several) > int(i * several)
+        n = (2 + i % 2) if many else 1
+        plays = []
+        for k in range(n):
+            move = moves[(i * 7 + k * 3) % min(len(moves), 60)]
+            plays.append(((table + k - 1) % PLAYERS + 1, move.word, str(move.ref), move.score))
+        jobs.append((tuple(plays), SEED * 1000 + i))
     CACHE.mkdir(parents=True, exist_ok=True)
-    missing = [j for j in jobs if not (CACHE / f"p{j[4]}-t{j[0]}.jpg").exists()]
+
+    def name(job) -> Path:
+        plays, seed = job
+        return CACHE / f"p{seed}-t{'-'.join(str(p[0]) for p in plays)}.jpg"
+
+    missing = [j for j in jobs if not name(j).exists()]
     if missing:
         print(f"génération de {len(missing)} photos de bulletins (une fois, gardées dans "
               f"{CACHE})…", flush=True)
         with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("spawn")) as pool:
             for job, jpeg in zip(missing, pool.map(_render, *zip(*missing, strict=True)),
                                  strict=True):
-                (CACHE / f"p{job[4]}-t{job[0]}.jpg").write_bytes(jpeg)
-    return [(j[0], str(CACHE / f"p{j[4]}-t{j[0]}.jpg")) for j in jobs]
+                name(job).write_bytes(jpeg)
+    return [(j[0][0][0], str(name(j)), len(j[0])) for j in jobs]
 
 
 async def _station(url: str, index: int, work: list[tuple[int, bytes]], delays: list[float],
                    errors: list[str]) -> None:
     """One phone: join, its block of tables, its photos one after the other; a long poll
-    notes when each reading shows up."""
+    notes when each photo's readings (one per bulletin found on it) have all shown up."""
     import aiohttp
 
     base, secret = url.split("?")[0], url.split("cle=")[1]
@@ -110,9 +130,12 @@ async def _station(url: str, index: int, work: list[tuple[int, bytes]], delays: 
                     continue
                 since = state["seq"]
                 now = time.monotonic()
+                shown: dict[str, list[dict]] = {}
                 for reading in state["lectures"]:
-                    envoi = reading.get("envoi")
-                    if envoi in started and envoi not in seen:
+                    shown.setdefault(reading.get("envoi"), []).append(reading)
+                for envoi, readings in shown.items():
+                    whole = (readings[0].get("feuille") or {}).get("sur", 1)
+                    if envoi in started and envoi not in seen and len(readings) >= whole:
                         seen.add(envoi)
                         delays.append(now - started[envoi])
 
@@ -137,11 +160,11 @@ async def _station(url: str, index: int, work: list[tuple[int, bytes]], delays: 
             errors.append(f"poste {index} : {len(work) - len(seen)} lecture(s) jamais vue(s)")
 
 
-def _load(url: str, files: list[tuple[int, str]], results) -> None:
+def _load(url: str, files: list[tuple[int, str, int]], results) -> None:
     """The 8 stations, in a process of their own (as phones are): the room's process only
     runs the room."""
     os.nice(10)  # phones are other machines: here they must not take the room's share
-    photos = [(table, Path(name).read_bytes()) for table, name in files]
+    photos = [(table, Path(name).read_bytes()) for table, name, _ in files]
     delays: list[float] = []
     errors: list[str] = []
 
@@ -158,7 +181,23 @@ def _load(url: str, files: list[tuple[int, str]], results) -> None:
     results.put((delays, errors))
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    """``argv``: the options (none from ``make bench``, which calls ``main()`` alone)."""
+    from engine.cliparse import FrenchParser
+
+    parser = FrenchParser(
+        prog="python -m kiosk.stations.bench",
+        description="8 postes simulés envoient des photos de bulletins pendant que la salle "
+                    "tourne : photos et bulletins lus par seconde, délai envoi → lecture, "
+                    "images/s de la salle, journal sans perte ni doublon")
+    parser.add_argument("--photos", type=int, default=PHOTOS,
+                        help=f"nombre de photos envoyées (défaut {PHOTOS})")
+    parser.add_argument("--plusieurs", type=float, default=0.0, metavar="P",
+                        help="pourcentage des photos qui montrent 2 ou 3 bulletins côte à côte "
+                             "(défaut 0 : un bulletin par photo)")
+    args = parser.parse_args(argv or [])
+    if not 1 <= args.photos <= 2000 or not 0 <= args.plusieurs <= 100:
+        parser.error("--photos de 1 à 2000, --plusieurs de 0 à 100")
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     from display.window import RoomDisplay
 
@@ -169,7 +208,7 @@ def main() -> int:
 
     with tempfile.TemporaryDirectory() as tmp:
         machine, path, lexicon = _game(Path(tmp))
-        photos = _photos(machine)
+        photos = _photos(machine, args.photos, args.plusieurs / 100)
         machine.arbiter_screen = False  # the projector shows the room screen
         server = StationsProcess.start(path, str(lexicon.source), "127.0.0.1", 0)
         room = RoomDisplay.open(window_size=(1280, 720))
@@ -227,7 +266,8 @@ def main() -> int:
         machine.session.sync()
         events = machine.session.journal.events()
         uploads = [e.data["envoi"] for e in events if e.kind == "photo"]
-        readings = [e.data["envoi"] for e in events if e.kind == "lecture"]
+        readings = [(e.data["envoi"], e.data.get("feuille", 1)) for e in events
+                    if e.kind == "lecture"]
         machine.session.journal.close()
 
     delays, errors = outcome[0] if outcome else ([], ["les postes simulés n'ont rien rendu"])
@@ -238,18 +278,23 @@ def main() -> int:
     delays.sort()
     p95 = delays[int(0.95 * (len(delays) - 1))] if delays else float("nan")
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    print(f"{STATIONS} postes, {PHOTOS} photos, {os.cpu_count()} cœurs, charge moyenne de la "
-          f"machine {load:.1f}")
-    print(f"photos lues par seconde       : {len(readings) / elapsed:.2f} "
-          f"({len(readings)} en {elapsed:.1f} s)")
+    laid = sum(n for _, _, n in photos)
+    read_photos = len({envoi for envoi, _ in readings})
+    print(f"{STATIONS} postes, {len(photos)} photos ({laid} bulletins, "
+          f"{sum(1 for p in photos if p[2] > 1)} photos de 2 ou 3), {os.cpu_count()} cœurs, "
+          f"charge moyenne de la machine {load:.1f}")
+    print(f"photos lues par seconde       : {read_photos / elapsed:.2f} "
+          f"({read_photos} en {elapsed:.1f} s)")
+    print(f"bulletins lus par seconde     : {len(readings) / elapsed:.2f} "
+          f"({len(readings)} lectures, {laid} bulletins posés)")
     print(f"envoi → lecture affichée       : médiane {statistics.median(delays or [0]):.1f} s,"
           f" p95 {p95:.1f} s, max {max(delays or [0]):.1f} s")
     print(f"salle pendant la charge        : {fps:.1f} images/s (pire seconde "
           f"{min(windows or [0])} images, plus longue image {max(gaps or [0]) * 1000:.0f} ms)")
     for line in timer.lines("  boucle du kiosque (salle et console)"):
         print(line)
-    lost = len(uploads) != PHOTOS or sorted(readings) != sorted(uploads) \
-        or len(set(uploads)) != len(uploads)
+    lost = len(uploads) != len(photos) or {e for e, _ in readings} != set(uploads) \
+        or len(set(uploads)) != len(uploads) or len(set(readings)) != len(readings)
     print(f"journal                        : {len(uploads)} photos reçues, {len(readings)} "
           f"lues, {'PERTE OU DOUBLON' if lost else 'rien de perdu, rien en double'}")
     print(f"journal relu par la salle      : {len(syncs)} fois, max "
@@ -263,4 +308,6 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    import sys
+
+    raise SystemExit(main(sys.argv[1:]))

@@ -25,7 +25,16 @@ from pathlib import Path
 from typing import Any
 
 from ..machine import OUTCOME_WORDS
-from ..session import HINT_TEXTS, Reading, Session, SessionError, Stale, hint_text, neighbour_question
+from ..session import (
+    HINT_TEXTS,
+    Reading,
+    Session,
+    SessionError,
+    Stale,
+    hint_text,
+    neighbour_question,
+    upload_read,
+)
 from . import network
 
 FIELDS = ("table", "word", "ref", "score", "raccord")  # the console's form (kiosk.form)
@@ -72,6 +81,11 @@ def photo_kind(data: bytes) -> str | None:
     if data[:4] in (b"II*\x00", b"MM\x00*"):
         return "tiff"
     return None
+
+
+def page_suffix(rank: int) -> str:
+    """The name's end of a photo's straightened bulletin number ``rank`` (1: ``.page.jpg``)."""
+    return ".page.jpg" if rank == 1 else f".page{rank}.jpg"
 
 
 def valid_id(value: Any) -> bool:
@@ -336,20 +350,35 @@ class Hub:
         tmp.replace(path)
 
     def unread(self) -> list[tuple[str, Path, int]]:
-        """Photos journaled but not yet read (a restart reads them): (envoi, path, coup)."""
+        """Photos journaled but not yet wholly read (a restart reads them): (envoi, path, coup).
+        A photo of several bulletins killed between two of its readings is read again; only
+        the bulletins still missing are journaled (:meth:`record_readings`)."""
         return [(envoi, self.photo_path(u["fichier"]), int(u["coup"]))
-                for envoi, u in self.session.uploads.items() if u["lecture"] is None]
+                for envoi, u in self.session.uploads.items() if not upload_read(u)]
 
-    def record_reading(self, envoi: str, data: dict) -> int | None:
-        """The reader's result for an upload, journaled as « lecture » (once)."""
+    def record_readings(self, envoi: str, readings: list[dict]) -> list[int]:
+        """The reader's results for an upload, one « lecture » per bulletin of the photo, in
+        reading order. Each is known by its rank (``envoi#1``, ``envoi#2``…): one already
+        journaled is never written again (a retry, a restart). Returns the new seqs."""
         self.sync()
         upload = self.session.uploads.get(envoi)
-        if upload is None or upload["lecture"] is not None:
-            return None
+        if upload is None:
+            return []
         station = self.session.stations.get(upload["poste"])
-        data = {**data, "envoi": envoi, "poste": upload["poste"], "coup": upload["coup"]}
-        self._record("lecture", data, station)
-        return self.session.uploads[envoi]["lecture"]
+        count = len(readings)
+        seqs = []
+        for rank, data in enumerate(readings, 1):
+            if rank in upload["lectures"] or (upload["feuilles"] and rank > upload["feuilles"]):
+                continue
+            data = {**data, "envoi": envoi, "poste": upload["poste"], "coup": upload["coup"]}
+            if count > 1:
+                data.update(feuille=rank, feuilles=count)
+            else:
+                data.pop("feuille", None)
+                data.pop("feuilles", None)
+            self._record("lecture", data, station)
+            seqs.append(self.session.uploads[envoi]["lectures"][rank])
+        return seqs
 
     def typed(self, station: dict, body: Any) -> dict:
         """A bulletin typed on the station, without a photo (the console's N): one « lecture »
@@ -393,7 +422,7 @@ class Hub:
         photo = Path(reading.photo)
         if photo.parent.resolve() != self.photos.resolve():
             return None  # only the stations' own photos are served
-        page = photo.with_name(photo.stem + ".page.jpg")
+        page = photo.with_name(photo.stem + page_suffix(reading.sheet[0] if reading.sheet else 1))
         return page if page.exists() else (photo if photo.exists() else None)
 
     # -- corrections --------------------------------------------------------------------------
@@ -591,18 +620,24 @@ class Hub:
             name = (s.stations.get(who) or {}).get("nom") if who else None
             notes.append(f"la table {table} a déjà un résultat au coup {reading.coup}"
                          + (f" (confirmé par {name})" if name else ""))
+        envoi = index["envoi"].get(reading.seq)
         for other in index["by_table"].get((reading.coup, table), ()):
-            if other.seq != reading.seq and table is not None:
-                sender = (s.stations.get(other.station or "") or {}).get("nom")
-                notes.append(f"une autre photo de la table {table} attend"
-                             + (f" (poste de {sender})" if sender else " (console)"))
+            if other.seq == reading.seq or table is None:
+                continue
+            if envoi is not None and index["envoi"].get(other.seq) == envoi:
+                if other.seq < reading.seq:  # the photo's later one is the doubtful one
+                    notes.append(f"un autre bulletin de la table {table} sur la même photo : "
+                                 "en double ?")
+                continue
+            sender = (s.stations.get(other.station or "") or {}).get("nom")
+            notes.append(f"une autre photo de la table {table} attend"
+                         + (f" (poste de {sender})" if sender else " (console)"))
         notes += [hint_text(h, reading.extra) for h in reading.hints if h in HINT_TEXTS]
         if reading.neighbour:
             other = int(reading.neighbour["coup"])
             notes.append(f"{neighbour_question(reading.coup, other)} Ce bulletin correspond au "
                          f"coup {other} : à quel coup est-il ?")
         sender = s.stations.get(reading.station or "")
-        envoi = index["envoi"].get(reading.seq)
         return {"seq": reading.seq, "coup": reading.coup, "version": reading.changed,
                 "envoi": envoi,
                 "statut": STATUS_WORDS.get(reading.status, reading.status.replace("_", " ")),
@@ -610,7 +645,11 @@ class Hub:
                 "decision": self._proposal(reading), "notes": notes,
                 "poste": sender["nom"] if sender else "console",
                 "voisin": int(reading.neighbour["coup"]) if reading.neighbour else None,
-                "image": self.image_of(reading.seq) is not None}
+                "image": self.image_of(reading.seq) is not None,
+                "id": f"{envoi}#{reading.sheet[0] if reading.sheet else 1}" if envoi else None,
+                "feuille": {"rang": reading.sheet[0], "sur": reading.sheet[1],
+                            "texte": f"{reading.sheet[1]} bulletins sur la photo (n° "
+                                     f"{reading.sheet[0]})"} if reading.sheet else None}
 
     def _index(self) -> dict:
         s = self.session
@@ -618,7 +657,7 @@ class Hub:
         for r in s.pending.values():
             by_table.setdefault((r.coup, (r.fields.get("table") or {}).get("value")), []).append(r)
         return {"by_table": by_table,
-                "envoi": {u["lecture"]: e for e, u in s.uploads.items() if u["lecture"]}}
+                "envoi": {seq: e for e, u in s.uploads.items() for seq in u["lectures"].values()}}
 
     def _in_block(self, station: dict, table: Any) -> bool:
         block = station.get("bloc")
@@ -650,7 +689,7 @@ class Hub:
                     if r.coup <= highest and (r.station == station["id"] or self._in_block(
                         station, (r.fields.get("table") or {}).get("value")))]
         uploads = [{"envoi": e, "coup": u["coup"]} for e, u in s.uploads.items()
-                   if u["poste"] == station["id"] and u["lecture"] is None]
+                   if u["poste"] == station["id"] and not upload_read(u)]
         players = len(s.results.players)
         done = sum(1 for t in s.results.players if target and s.results.history(t, target))
         return {

@@ -53,46 +53,42 @@ def _die_with_server() -> None:
         os._exit(0)
 
 
-def read_job(photo: str, coup: int) -> dict:
-    """The ``lecture`` data of one photo for ``coup``, and its rectified page saved beside it."""
-    from ..reading import read_photo
+def read_job(photo: str, coup: int) -> list[dict]:
+    """The ``lecture`` data of every bulletin of one photo for ``coup`` (reading order), and
+    each one's rectified page saved beside the photo (``.page.jpg``, ``.page2.jpg``…)."""
+    from ..reading import read_photos
+    from .hub import page_suffix
 
     _session.sync()
-    data = read_photo(photo, _session, coup)
-    if data.get("status") in ("ok", "a_verifier"):
-        _save_page(Path(photo))
-    return data
+    pages: list = []
+    readings = read_photos(photo, _session, coup, pages=pages)
+    for rank, (data, page) in enumerate(zip(readings, pages, strict=True), 1):
+        if page is not None and data.get("status") in ("ok", "a_verifier"):
+            _save_page(Path(photo), page, page_suffix(rank))
+    return readings
 
 
-def _save_page(photo: Path) -> None:
+def _save_page(photo: Path, page, suffix: str) -> None:
     """``<photo>.page.jpg``: the bulletin found and straightened, for the arbiter to see."""
     import cv2
 
-    from vision.load import load_image
-    from vision.page import find_page
-    from vision.status import VisionError
-
-    try:
-        page = find_page(load_image(photo)).image
-    except (VisionError, cv2.error):
-        return
     h, w = page.shape[:2]
     if w > PAGE_WIDTH:
         page = cv2.resize(page, (PAGE_WIDTH, int(h * PAGE_WIDTH / w)), interpolation=cv2.INTER_AREA)
     ok, jpeg = cv2.imencode(".jpg", page, [cv2.IMWRITE_JPEG_QUALITY, 82])
     if ok:
-        target = photo.with_name(photo.stem + ".page.jpg")
+        target = photo.with_name(photo.stem + suffix)
         tmp = target.with_name(target.name + ".tmp")
         tmp.write_bytes(jpeg.tobytes())
         tmp.replace(target)
 
 
-def failed(photo: str, coup: int, why: str) -> dict:
+def failed(photo: str, coup: int, why: str) -> list[dict]:
     """A photo the reader could not take (its worker died): the arbiter types the fields."""
-    return {"coup": coup, "photo": photo, "status": "illisible",
+    return [{"coup": coup, "photo": photo, "status": "illisible",
             "message": f"lecture impossible ({why}) : saisissez le bulletin",
             "fields": {n: {"value": None, "confidence": 0.0}
-                       for n in ("table", "word", "ref", "score")}}
+                       for n in ("table", "word", "ref", "score")}}]
 
 
 def pool(game, lexicon: str | None, workers: int) -> ProcessPoolExecutor:

@@ -205,7 +205,7 @@ class StationServer:
                 traceback.print_exc(file=sys.stderr)
                 data = reader.failed(str(path), coup, type(exc).__name__)
             try:
-                await self.call(self.hub.record_reading, envoi, data)
+                await self.call(self.hub.record_readings, envoi, data)
             except Exception:  # noqa: BLE001 - read again at the next start (still unread)
                 traceback.print_exc(file=sys.stderr)
 

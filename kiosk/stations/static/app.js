@@ -262,6 +262,11 @@ function fill(card, r) {
   const table = r.champs.table.valeur;
   el.querySelector(".titre").textContent =
     `Coup ${r.coup} · table ${table ?? "?"} · ${r.statut} · ${r.poste === "console" ? "console" : "photo de " + r.poste}`;
+  // one card per bulletin of a photo of several: « 2 bulletins sur la photo (n° 1) »
+  const sheet = el.querySelector(".feuille");
+  sheet.hidden = !r.feuille;
+  sheet.textContent = r.feuille ? r.feuille.texte : "";
+  if (r.id) el.dataset.id = r.id;
   const fields = el.querySelector(".champs");
   fields.textContent = "";
   for (const name of ["table", "word", "ref", "score", "raccord"]) {
