@@ -247,6 +247,7 @@ CONDITIONS: dict[str, Condition] = {
     "hors_cases": Condition(_plain, free_numbers=1.0),
     "un_sur_le_bord": Condition(_plain, one_on_edge=1.0),
     "crayon_sur_le_bord": Condition(_plain, None, ("crayon", "crayon_dur"), one_on_edge=1.0),
+    "violet_sur_le_bord": Condition(_plain, None, ("violet", "violet_clair"), one_on_edge=1.0),
     "lettres_larges": Condition(_plain, wide=True),
     "crayon_sombre_courbe": Condition(_pencil_dim_curled, None, ("crayon",)),
 }
