@@ -275,3 +275,11 @@ def test_a_reading_no_legal_move_explains_leaves_its_raccord_unchecked():
     assert {"word", "raccord", "coup_illegal"} <= set(_flags(d, 0.95))
     d = decode(group_readings(word_cells("MAISONS") + comb("ref", "H4")), MOVES)
     assert d.legal and "raccord" not in _flags(d, 0.95)
+
+
+def test_a_word_two_of_whose_letters_got_no_cell_is_still_found_but_flagged():
+    """Wide letters across the borders: MAISONS read on five cells (M A S O S, the I and the N
+    merged into their neighbours). The legal word is proposed, never as sure."""
+    cells = word_cells("MASOS")
+    d = decode(group_readings(cells + comb("ref", "H4") + comb("score", "70")), MOVES)
+    assert d.word.value == "MAISONS" and d.word.confidence <= 0.8

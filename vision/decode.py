@@ -186,7 +186,8 @@ def _cell_logs(readings: Sequence[CharReading]) -> list[dict[str, float]]:
 
 
 def _align(logs: list[dict[str, float]], word: str) -> tuple[float, bool]:
-    """log-likelihood of the cells given ``word``; allows one extra or one missing cell (penalised).
+    """log-likelihood of the cells given ``word``; allows one extra cell, or one or two missing
+    (penalised).
 
     Returns (log-likelihood, exact) where exact means one cell per letter."""
     n, m = len(logs), len(word)
@@ -211,6 +212,18 @@ def _align(logs: list[dict[str, float]], word: str) -> tuple[float, bool]:
             suf[j] = suf[j + 1] + logs[j].get(word[j + 1], miss)
         best = max(pre[k] + suf[k] for k in range(n + 1))
         return best + SEGMENT_SLIP, False
+    if m == n + 2:  # two letters of the word have no cell (wide letters across the borders)
+        # cells before a read letters 0.., cells a..b-1 are one letter behind, cells b.. two
+        diag = [[0.0] for _ in range(3)]
+        for shift in range(3):
+            for i in range(n):
+                diag[shift].append(diag[shift][-1] + logs[i].get(word[i + shift], miss))
+        best = max(
+            diag[0][a] + diag[1][b] - diag[1][a] + diag[2][n] - diag[2][b]
+            for a in range(n + 1)
+            for b in range(a, n + 1)
+        )
+        return best + 2 * SEGMENT_SLIP, False
     return -1e9, False
 
 
@@ -390,7 +403,7 @@ def decode(
         return free
     cands = Candidate.all_of(candidates)
     n = len(r.word)
-    cands = [c for c in cands if abs(len(c.word) - n) <= 1]
+    cands = [c for c in cands if -1 <= len(c.word) - n <= 2]
     logs = _cell_logs(r.word)
     exact: dict[str, bool] = {}
     ref_text, score_text = (read_ref(r.ref)[0] if r.ref else ""), free_text(r.score)
