@@ -283,3 +283,21 @@ def test_a_word_two_of_whose_letters_got_no_cell_is_still_found_but_flagged():
     cells = word_cells("MASOS")
     d = decode(group_readings(cells + comb("ref", "H4") + comb("score", "70")), MOVES)
     assert d.word.value == "MAISONS" and d.word.confidence <= 0.8
+
+
+def test_a_struck_letter_at_the_end_of_the_word_sends_the_word_to_the_arbiter():
+    """PLAINE whose E reads as struck (a bar through it) is PLAIN to the decoder, a legal word
+    read exactly: the word must still be flagged. A struck letter inside the word is not."""
+    import numpy as np
+
+    from vision.fields import Fields
+    from vision.reader import _doubtful_fields
+
+    empty = Fields({}, {}, np.zeros((1, 1), np.float32), 200.0, 100.0)
+    end = word_cells("PLAIN") + [cell("grid:1:7", 7, "#", 0.97)]
+    groups = group_readings(end)
+    assert [r.best for r in groups.word] == list("PLAIN") and groups.struck_edge
+    assert "word" in _doubtful_fields(empty, groups, 1)
+    inside = word_cells("PL") + [cell("grid:1:4", 4, "#", 0.97)] + word_cells("AIN", start=5)
+    groups = group_readings(inside)
+    assert not groups.struck_edge and "word" not in _doubtful_fields(empty, groups, 1)

@@ -120,6 +120,10 @@ class Readings:
     ref: list[CharReading]
     score: list[CharReading]
     table: list[CharReading]
+    #: the word row's first or last cell was read as a struck letter: a letter struck there
+    #: and a letter misread as struck (an E with a bar through it) change the word's length
+    #: alike (PLAINE read PLAIN), so the word is for the arbiter
+    struck_edge: bool = False
 
     @property
     def blank(self) -> bool:
@@ -144,7 +148,9 @@ def group_readings(readings: Iterable[CharReading], word_row_default: int = 1) -
         if counts
         else word_row_default
     )
-    word = sorted((r for r in grid if r.row == word_row and not r.crossed), key=lambda r: r.col)
+    row = sorted((r for r in grid if r.row == word_row), key=lambda r: r.col)
+    word = [r for r in row if not r.crossed]
+    struck_edge = bool(word) and (row[0].crossed or row[-1].crossed)
     cols = [r.col for r in word]
     raccord = []
     for r in grid:
@@ -154,7 +160,7 @@ def group_readings(readings: Iterable[CharReading], word_row_default: int = 1) -
         if r.col < (cols[0] if cols else 0):
             index = -(cols[0] - r.col) if cols else 0
         raccord.append((r.row - word_row, index, r))
-    return Readings(word, raccord, combs["ref"], combs["score"], combs["table"])
+    return Readings(word, raccord, combs["ref"], combs["score"], combs["table"], struck_edge)
 
 
 def _log_match(readings: Sequence[CharReading], text: str, k: int) -> float:
