@@ -38,8 +38,13 @@ OVERRULED = 0.05
 DISAGREE = 0.5       # confidence cap of a field that contradicts the legal move retained
 #: the game may raise the confidence of a reference or score read from ink only when the ink
 #: alone gives it at least this much (a 3 read 2 at 0.6 must not become a sure 20 because
-#: 20 is the move's score: that would hide the miscount)
-INK_MIN = 0.5
+#: 20 is the move's score: that would hide the miscount). Chosen on the family-out
+#: validation: at 0.5 a reference C10 read C11 by its ink at 0.51, backed by another legal
+#: move (BOUTE for ABOUTE, 14 for 16), came out sure at 0.9998
+INK_MIN = 0.7
+#: below this the ink says nothing: the move's value, if it fits the ink better, is proposed
+#: (always flagged); above, what is written stays as read
+INK_PROPOSE = 0.5
 #: a table whose ink likelihood is at least this share of the best table's also fits: flagged
 TABLE_RIVAL = 0.02
 #: likelihood of a leading "1" lost (thin stroke on the box's edge): 76 read, 176 possible
@@ -312,6 +317,10 @@ REF_INVALID = 0.02
 #: confidence cap of a reference read with one cell dropped (four cells read)
 EXTRA_CELL = 0.8
 _REF_LETTERS = "ABCDEFGHIJKLMNO"
+#: letters and digits written alike: where the grammar wants one, part of the other's share
+#: is its own (the recogniser's choice between O and 0, I and 1 is often arbitrary)
+_TWINS = {"O": "0", "0": "O", "I": "1", "1": "I"}
+TWIN_SHARE = 0.3
 
 
 def read_ref(readings: Sequence[CharReading]) -> tuple[str, float]:
@@ -321,8 +330,9 @@ def read_ref(readings: Sequence[CharReading]) -> tuple[str, float]:
     and the end of a number can only be a digit, so an upright stroke read half « 1 », half
     « I » is a 1 there and an I nowhere else (« H11 », « 1I »: one is a reference, the
     other not). The confidence is the reading's share among the references the cells could
-    be, next to « something else » written (``REF_INVALID``, spread over every string):
-    an ink that clearly spells no reference stays doubtful."""
+    be, next to « something else » written (``REF_INVALID``, spread over every string); an
+    O and a 0, an I and a 1 are near-identical shapes whose meaning the position gives
+    (``TWIN_SHARE``); an ink that clearly spells no reference stays doubtful."""
     n = len(readings)
     text = free_text(readings)
     if n == 4:  # one cell too many (a stroke split in two, a stray mark): the best of the
@@ -334,10 +344,15 @@ def read_ref(readings: Sequence[CharReading]) -> tuple[str, float]:
         return text, _text_confidence(readings) if _parses(text) else 0.0
     numbers = [str(i) for i in range(1, 16) if len(str(i)) == n - 1]
     best, best_lik, total = text, -1.0, 0.0
+
+    def p(cell: CharReading, ch: str) -> float:  # O and 0, I and 1: one shape, by position
+        twin = _TWINS.get(ch)
+        return cell.p(ch) + (TWIN_SHARE * cell.p(twin) if twin else 0.0)
+
     for letter in _REF_LETTERS:
         for number in numbers:
             for ref in (letter + number, number + letter):
-                lik = math.prod(r.p(ch) for r, ch in zip(readings, ref, strict=True))
+                lik = math.prod(p(r, ch) for r, ch in zip(readings, ref, strict=True))
                 total += lik
                 if lik > best_lik:
                     best, best_lik = ref, lik
@@ -514,7 +529,7 @@ def _written_field(
     text: str | None = None,
 ) -> FieldValue:
     """A reference or score: ``value`` as its ink reads; the move's ``legal`` value only changes
-    how sure that reading is. Only when the ink hesitates (under ``INK_MIN``) and the move's
+    how sure that reading is. Only when the ink hesitates (under ``INK_PROPOSE``) and the move's
     value fits it better is that value proposed instead, flagged. No move: the ink alone,
     capped (nothing corroborates it)."""
     if legal is None:
@@ -533,7 +548,7 @@ def _written_field(
         lik = math.exp(min(_log_match(readings, text, k), 200.0)) if value is not None else 0.0
         p_value = (1 - p_ok) * lik / space / max(norm, 1e-300)
         p_legal = p_ok * lik_legal / max(norm, 1e-300)
-        if ink_conf < INK_MIN and p_legal > p_value:
+        if ink_conf < INK_PROPOSE and p_legal > p_value:
             # the ink hesitates and the move's value fits it: proposed, but for the arbiter
             return FieldValue(legal, min(p_legal, DISAGREE), [(legal, p_legal), (value, p_value)])
         conf = min(p_value, DISAGREE)
