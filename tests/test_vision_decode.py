@@ -318,3 +318,13 @@ def test_a_round_glyph_in_a_references_number_is_a_zero():
     cells = comb("ref", "C1O", {0: {"p": 0.97}, 1: {"p": 0.97}, 2: {"p": 0.9, "second": "1",
                                                                     "p2": 0.04}})
     assert read_ref(cells)[0] == "C10"
+
+
+def test_a_reference_the_capture_read_short_is_matched_with_a_slip():
+    """L1 whose L was lost (one cell read « 1 »): between two places of the same word and
+    score (L1 and L2), the ink's 1 chooses L1 — proposed, flagged (the ink alone is no
+    reference)."""
+    moves = [Candidate("L2", "VINS", 28), Candidate("L1", "VINS", 28)]
+    cells = comb("ref", "1", {0: {"p": 0.45, "second": "A", "p2": 0.3}})
+    d = decode(group_readings(word_cells("VINS") + cells + comb("score", "28")), moves)
+    assert d.ref.value == "L1" and d.ref.confidence < 0.95

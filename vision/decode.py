@@ -511,10 +511,24 @@ def decode(
     )
 
 
+def _lik_written(readings: Sequence[CharReading], text: str, k: int) -> float:
+    """P(cells | ``text`` written), relative to "anything of that length"; a text one
+    character longer than the cells read may have lost one to the capture (a digit too
+    faint, two merged), at the price of a slip."""
+    lik = math.exp(min(_log_match(readings, text, k), 200.0))
+    if len(text) == len(readings) + 1 and readings:
+        lik = max(
+            lik,
+            *(math.exp(min(_log_match(readings, text[:i] + text[i + 1:], k) + SEGMENT_SLIP, 200.0))
+              for i in range(len(text))),
+        )
+    return lik
+
+
 def _log_evidence(readings: Sequence[CharReading], legal: str, k: int, p_ok: float) -> float:
     """log P(cells | the move's value is ``legal``), relative to "anything": the player wrote
     the move's value (``p_ok``) or any other one (uniform)."""
-    lik = math.exp(min(_log_match(readings, legal, k), 200.0))
+    lik = _lik_written(readings, legal, k)
     space = float(k) ** len(readings)
     return math.log(p_ok * lik + (1 - p_ok) * max(1 - lik / space, 0.0) + 1e-300)
 
@@ -537,7 +551,7 @@ def _written_field(
     text = str(value) if text is None else text
     if len(text) > 1 and text[0] == "0":  # nobody writes 06: a digit misread, the ink hesitates
         ink_conf = 0.0
-    lik_legal = math.exp(min(_log_match(readings, str(legal), k), 200.0))
+    lik_legal = _lik_written(readings, str(legal), k)
     space = float(k) ** len(readings)
     others = (1 - p_ok) * max(1 - lik_legal / space, 0.0)
     norm = p_ok * lik_legal + others
