@@ -12,6 +12,7 @@ import socket
 import tempfile
 import time
 import uuid
+from contextlib import contextmanager
 from pathlib import Path
 
 from kiosk.journal import Journal
@@ -62,6 +63,23 @@ def to_correction(machine: Machine, clock: Clock) -> None:
     machine.key("space")  # top
     machine.key("space")  # correction
     assert machine.step == "correction", machine.message
+
+
+@contextmanager
+def served_game(folder: Path, lexicon):
+    """A game of 6 players at the correction of coup 1 in ``folder``, and its station server
+    on 127.0.0.1: (machine, clock, server); the server stopped and the journal closed after."""
+    from kiosk.stations.launch import StationsProcess
+
+    machine, clock = new_game(folder / "club.partie", lexicon)
+    to_correction(machine, clock)
+    server = StationsProcess.start(folder / "club.partie", str(lexicon.source), "127.0.0.1", 0)
+    machine.session.sync()
+    try:
+        yield machine, clock, server
+    finally:
+        server.stop()
+        machine.session.journal.close()
 
 
 def free_port() -> int:

@@ -11,13 +11,12 @@ import cv2
 import numpy as np
 import pygame
 import pytest
-from stations_support import Station, new_game, photo, to_correction, wait_for
+from stations_support import Station, photo, served_game, to_correction, wait_for
 
 from display.console import draw_console
 from display.render import render
 from engine.lexicon import Lexicon
 from kiosk.console import console_view
-from kiosk.stations.launch import StationsProcess
 from kiosk.stations.panel import revoke, stations_view, summary
 from kiosk.views import room_view
 
@@ -31,13 +30,8 @@ def lexicon():
 def game(tmp_path_factory, lexicon):
     """A game of 6 players at the correction of coup 1, and its station server."""
     folder = tmp_path_factory.mktemp("postes")
-    machine, clock = new_game(folder / "club.partie", lexicon)
-    to_correction(machine, clock)
-    server = StationsProcess.start(folder / "club.partie", str(lexicon.source), "127.0.0.1", 0)
-    machine.session.sync()
-    yield machine, clock, server, folder
-    server.stop()
-    machine.session.journal.close()
+    with served_game(folder, lexicon) as (machine, clock, server):
+        yield machine, clock, server, folder
 
 
 def written(machine, folder):

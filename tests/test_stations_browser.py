@@ -7,10 +7,9 @@ import os
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
 import pytest
-from stations_support import Browser, new_game, photo, table_photo, to_correction, wait_for
+from stations_support import Browser, photo, served_game, table_photo, wait_for
 
 from engine.lexicon import Lexicon
-from kiosk.stations.launch import StationsProcess
 from kiosk.stations.panel import revoke
 
 
@@ -22,21 +21,16 @@ def lexicon():
 @pytest.fixture(scope="module")
 def game(tmp_path_factory, lexicon):
     folder = tmp_path_factory.mktemp("telephone")
-    machine, clock = new_game(folder / "club.partie", lexicon)
-    to_correction(machine, clock)
-    server = StationsProcess.start(folder / "club.partie", str(lexicon.source), "127.0.0.1", 0)
-    machine.session.sync()
-    s = machine.session
-    moves, tops = s.moves(1)
-    lower = [m for m in moves if m.score < tops[0].score]
-    plays = {1: tops[0], 2: lower[0], 3: lower[1], 4: tops[0], 5: lower[2]}
-    photos = {}
-    for table, move in plays.items():
-        photos[table] = folder / f"bulletin-table{table}.jpg"
-        photos[table].write_bytes(photo(s, 1, table, move, seed=20))
-    yield machine, server, photos, plays
-    server.stop()
-    s.journal.close()
+    with served_game(folder, lexicon) as (machine, _, server):
+        s = machine.session
+        moves, tops = s.moves(1)
+        lower = [m for m in moves if m.score < tops[0].score]
+        plays = {1: tops[0], 2: lower[0], 3: lower[1], 4: tops[0], 5: lower[2]}
+        photos = {}
+        for table, move in plays.items():
+            photos[table] = folder / f"bulletin-table{table}.jpg"
+            photos[table].write_bytes(photo(s, 1, table, move, seed=20))
+        yield machine, server, photos, plays
 
 
 @pytest.fixture

@@ -7,14 +7,13 @@ import os
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
 import pytest
-from stations_support import Station, new_game, table_photo, to_correction
+from stations_support import Station, new_game, served_game, table_photo, to_correction
 
 from engine.lexicon import Lexicon
 from kiosk.journal import Journal
 from kiosk.reading import read_photos
 from kiosk.session import Session
 from kiosk.stations.hub import Hub
-from kiosk.stations.launch import StationsProcess
 
 
 @pytest.fixture(scope="module")
@@ -25,13 +24,8 @@ def lexicon():
 @pytest.fixture(scope="module")
 def game(tmp_path_factory, lexicon):
     folder = tmp_path_factory.mktemp("feuilles")
-    machine, clock = new_game(folder / "club.partie", lexicon)
-    to_correction(machine, clock)
-    server = StationsProcess.start(folder / "club.partie", str(lexicon.source), "127.0.0.1", 0)
-    machine.session.sync()
-    yield machine, server, folder
-    server.stop()
-    machine.session.journal.close()
+    with served_game(folder, lexicon) as (machine, _, server):
+        yield machine, server, folder
 
 
 def kinds(session, *names):
