@@ -214,28 +214,21 @@ def _align(logs: list[dict[str, float]], word: str) -> tuple[float, bool]:
             suf[j] = suf[j + 1] + logs[j].get(word[j - 1], miss)
         best = max(pre[i] + suf[i + 1] for i in range(n))
         return best + SEGMENT_SLIP, False
-    if m == n + 1:  # one letter of the word has no cell
-        pre = [0.0]
-        for j in range(n):
-            pre.append(pre[-1] + logs[j].get(word[j], miss))
-        suf = [0.0] * (n + 1)
-        for j in range(n - 1, -1, -1):
-            suf[j] = suf[j + 1] + logs[j].get(word[j + 1], miss)
-        best = max(pre[k] + suf[k] for k in range(n + 1))
-        return best + SEGMENT_SLIP, False
-    if m == n + 2:  # two letters of the word have no cell (wide letters across the borders)
-        # cells before a read letters 0.., cells a..b-1 are one letter behind, cells b.. two
-        diag = [[0.0] for _ in range(3)]
-        for shift in range(3):
-            for i in range(n):
-                diag[shift].append(diag[shift][-1] + logs[i].get(word[i + shift], miss))
-        best = max(
-            diag[0][a] + diag[1][b] - diag[1][a] + diag[2][n] - diag[2][b]
-            for a in range(n + 1)
-            for b in range(a, n + 1)
-        )
-        return best + 2 * SEGMENT_SLIP, False
+    if 1 <= m - n <= 2:  # letters of the word with no cell (wide letters across the borders)
+        return _with_missing(logs, word, miss) + (m - n) * SEGMENT_SLIP, False
     return -1e9, False
+
+
+def _with_missing(logs: list[dict[str, float]], word: str, miss: float) -> float:
+    """Best log-likelihood of the cells, in order, reading the word's letters with
+    ``len(word) - len(logs)`` of them skipped anywhere (before, between or after the cells)."""
+    d = len(word) - len(logs)
+    best = [0.0] + [-math.inf] * d  # best[s]: the cells so far, s letters skipped
+    for i, cell in enumerate(logs):
+        for s in range(1, d + 1):  # skip more letters before this cell
+            best[s] = max(best[s], best[s - 1])
+        best = [best[s] + cell.get(word[i + s], miss) for s in range(d + 1)]
+    return max(best)
 
 
 def _log_circles(readings: Sequence[CharReading], word: str) -> float:
