@@ -21,8 +21,9 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
-from engine.board import BadReference, Board, Ref
+from engine.board import SIZE, BadReference, Board, Ref
 
 from .recognise import CharReading
 
@@ -309,7 +310,16 @@ def _ref_value(text: str) -> str | None:
 REF_INVALID = 0.02
 #: confidence cap of a reference read with one cell dropped (four cells read)
 EXTRA_CELL = 0.8
-_REF_LETTERS = "ABCDEFGHIJKLMNO"
+
+
+@lru_cache(maxsize=4)
+def _references(length: int) -> tuple[str, ...]:
+    """Every reference of the board written with ``length`` characters (the engine says
+    what a reference is: H4 or 4H, columns and rows of the grid)."""
+    refs = (str(Ref(row, col, horizontal)) for row in range(SIZE) for col in range(SIZE)
+            for horizontal in (True, False))
+    return tuple(r for r in refs if len(r) == length)
+
 #: letters and digits written alike: where the grammar wants one, part of the other's share
 #: is its own (the recogniser's choice between O and 0, I and 1 is often arbitrary)
 _TWINS = {"O": "0", "0": "O", "I": "1", "1": "I"}
@@ -335,21 +345,19 @@ def read_ref(readings: Sequence[CharReading]) -> tuple[str, float]:
         return best[0], min(best[1], EXTRA_CELL)
     if n not in (2, 3):
         return text, _text_confidence(readings) if _parses(text) else 0.0
-    numbers = [str(i) for i in range(1, 16) if len(str(i)) == n - 1]
     best, best_lik, total = text, -1.0, 0.0
 
     def p(cell: CharReading, ch: str) -> float:  # O and 0, I and 1: one shape, by position
         twin = _TWINS.get(ch)
         return cell.p(ch) + (TWIN_SHARE * cell.p(twin) if twin else 0.0)
 
-    for letter in _REF_LETTERS:
-        for number in numbers:
-            for ref in (letter + number, number + letter):
-                lik = math.prod(p(r, ch) for r, ch in zip(readings, ref, strict=True))
-                total += lik
-                if lik > best_lik:
-                    best, best_lik = ref, lik
-    count = 2 * len(_REF_LETTERS) * len(numbers)
+    refs = _references(n)
+    for ref in refs:
+        lik = math.prod(p(r, ch) for r, ch in zip(readings, ref, strict=True))
+        total += lik
+        if lik > best_lik:
+            best, best_lik = ref, lik
+    count = len(refs)
     valid = (1 - REF_INVALID) / count
     other = REF_INVALID / float(REF_K) ** n  # the cells' likelihood summed over all strings
     return best, valid * best_lik / (valid * total + other)
