@@ -95,7 +95,7 @@ class Fields:
     #: another cut of a combed number's strokes (digits touching, cut apart): the reader
     #: keeps whichever the recogniser reads with more certainty
     alternatives: dict[str, dict[int, Glyph]] = field(default_factory=dict)
-    #: combed fields where a digit may hide unread: a pen stroke left out of every glyph, a
+    #: the table box, when a digit may hide unread in it: a pen stroke left out of every glyph, a
     #: stroke lying on a rule before the first digit, or a pale pen (whose strokes on a rule
     #: are erased with it). Elsewhere no leading "1" can have been lost.
     hidden: set[str] = field(default_factory=set)
@@ -734,7 +734,8 @@ def _cut(
     doubtful |= _faint_cells(
         sub, (erased | band).astype(np.uint8), faint_cells, set(out), (x0, y0), cell, got.noise
     )
-    hidden = combed and bool(out) and (
+    # only the table is decoded with a possibly lost leading digit (the others have the game)
+    hidden = field == "table" and bool(out) and (
         got.faint
         or _unread_strokes(out, pieces, comb_labs, stats, cell)
         or _stroke_on_rule_before(out, pieces, stats, raw, labels, on_rule, rules, cell, min_area)
