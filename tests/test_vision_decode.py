@@ -328,3 +328,66 @@ def test_a_reference_the_capture_read_short_is_matched_with_a_slip():
     cells = comb("ref", "1", {0: {"p": 0.45, "second": "A", "p2": 0.3}})
     d = decode(group_readings(word_cells("VINS") + cells + comb("score", "28")), moves)
     assert d.ref.value == "L1" and d.ref.confidence < 0.95
+
+
+def test_the_game_vouches_for_a_reference_only_as_far_as_it_is_sure_of_the_move():
+    """BAIS H12 for 27 written; the 2 of H12 reads 1 (0.92), the word's cells are mostly
+    unreadable and the score's 7 hesitates. BIAIS has a move at H11: the word alone points
+    there, the score's ink to BAIS. The game must not make the misread H11 sure by a move
+    its other fields do not back; a clear BIAIS for 24 backs the same ink as before."""
+    from vision.reader import FLAG_THRESHOLD, _flags
+
+    moves = [Candidate("H11", "BIAIS", 24), Candidate("H12", "BAIS", 27)]
+    ref = comb("ref", "H11", {1: {"p": 0.955}, 2: {"p": 0.92, "second": "2", "p2": 0.067}})
+    smudged = {0: {"p": 0.56}, 1: {"p": 0.16, "second": "O", "p2": 0.11}, 2: {"p": 0.99},
+               3: {"p": 0.28}, 4: {"p": 0.31}, 5: {"p": 0.21}}
+    score = comb("score", "27", {0: {"p": 0.79}, 1: {"p": 0.576, "second": "1", "p2": 0.35}})
+    d = decode(group_readings(word_cells("ZHAVCT", overrides=smudged) + ref + score), moves)
+    assert d.move == Candidate("H11", "BIAIS", 24) and d.ref.value == "H11"
+    assert d.ref.confidence < FLAG_THRESHOLD and "ref" in _flags(d, FLAG_THRESHOLD)
+    clear = decode(group_readings(word_cells("BIAIS") + ref + comb("score", "24")), moves)
+    assert clear.ref.value == "H11" and clear.ref.confidence >= FLAG_THRESHOLD
+
+
+def test_a_jokers_letter_read_unsurely_between_two_legal_words_is_flagged():
+    """SaLIVE written, its circled A read O at 0.5 (A nowhere): SoLIVE is as legal, at the
+    same place for the same score. The reader's runner-up letters mean little on a hand never
+    seen: the word goes to the arbiter. A clear O is trusted."""
+    from vision.reader import FLAG_THRESHOLD
+
+    moves = [Candidate("1H", "SoLIVE", 24), Candidate("1H", "SaLIVE", 24), Candidate("1H", "SOLIVE", 27)]
+    unsure = word_cells("SoLIVE", overrides={1: {"p": 0.5, "second": "U", "p2": 0.14}})
+    unsure[1].probs["A"] = 0.002
+    d = decode(group_readings(unsure + comb("ref", "1H") + comb("score", "24")), moves)
+    assert d.word.value == "SoLIVE" and d.word.confidence < FLAG_THRESHOLD
+    sure = word_cells("SoLIVE", overrides={1: {"p": 0.9}})
+    d = decode(group_readings(sure + comb("ref", "1H") + comb("score", "24")), moves)
+    assert d.word.value == "SoLIVE" and d.word.confidence >= FLAG_THRESHOLD
+
+
+def test_a_raccord_read_short_where_the_grid_has_more_letters_is_flagged():
+    """No reference, a raccord of two letters A S written under VAGUEZ; the capture lost the
+    S. One letter is a sanctioned raccord: where the grid beside the move has a letter the
+    reading lacks, the arbiter confirms. Where it has none, the short raccord is as written;
+    with a reference read, the raccord's length decides nothing."""
+    from engine.board import Board
+    from vision.reader import FLAG_THRESHOLD, _flags
+
+    board = Board()
+    for i, ch in enumerate("AS"):  # A S at H4..H5, under the word placed at G4
+        board.cells[7][3 + i] = ch
+    moves = [Candidate("G4", "VAGUEZ", 36), Candidate("I4", "VAGUEZ", 36)]
+    base = word_cells("VAGUEZ", start=3) + comb("score", "36")
+    a_below = cell("grid:2:3", 3, "A", p=0.99, row=2)
+    s_below = cell("grid:2:4", 4, "S", p=0.99, row=2)
+    lost = decode(group_readings(base + [a_below]), moves, board)
+    assert lost.move == Candidate("G4", "VAGUEZ", 36) and lost.raccord == "A"
+    assert "raccord" in _flags(lost, FLAG_THRESHOLD)
+    both = decode(group_readings(base + [a_below, s_below]), moves, board)
+    assert both.raccord == "AS" and "raccord" not in _flags(both, FLAG_THRESHOLD)
+    board.cells[7][4] = None  # only the A beside the word: nothing else could be written
+    alone = decode(group_readings(base + [a_below]), moves, board)
+    assert alone.raccord == "A" and "raccord" not in _flags(alone, FLAG_THRESHOLD)
+    board.cells[7][4] = "S"
+    with_ref = decode(group_readings(base + [a_below] + comb("ref", "G4")), moves, board)
+    assert "raccord" not in _flags(with_ref, FLAG_THRESHOLD)

@@ -32,10 +32,20 @@ P_REF_OK = 0.9  # the reference written is the move's
 P_SCORE_OK = 0.85  # the score written is the move's
 LEN_MISMATCH = 1e-4  # likelihood of a reading with a different number of characters
 RACCORD_MISS = 0.02  # a raccord letter where the grid has none
+#: letters a raccord needs (rule 4.3); one read shorter is sanctioned by the correction
+#: (warning, or no location at all), so where the grid beside the move has a letter the
+#: raccord read lacks it is the arbiter's to confirm: a raccord letter lost by the capture
+#: (AS read A) must not become a sanction nobody looked at
+RACCORD_LETTERS = 3
 P_TABLE_KNOWN = 0.99  # a player writes a table number of the game's roster
 #: a letter the reader gives less than this, where another legal word at the same place and
 #: for the same score has a different letter, is a guess: the word is flagged
 OVERRULED = 0.05
+#: a letter read below this, where another legal word at the same place and for the same
+#: score has another letter (a joker's letter, mostly), is not enough to choose between the
+#: two: on a hand never seen, the runner-up letters' order means little (a circled A read
+#: O at 0.5, A nowhere: SoLIVE for SaLIVE, sure at 0.999)
+GUESS_DOUBT = 0.7
 DISAGREE = 0.5       # confidence cap of a field that contradicts the legal move retained
 #: the game may raise the confidence of a reference or score read from ink only when the ink
 #: alone gives it at least this much (a 3 read 2 at 0.6 must not become a sure 20 because
@@ -279,12 +289,14 @@ def _raccord_log(
 
 
 def raccord_confidence(
-    raccord: list[tuple[int, int, CharReading]], cand: Candidate | None, board: Board | None
+    raccord: list[tuple[int, int, CharReading]], cand: Candidate | None, board: Board | None,
+    locates: bool = False,
 ) -> float:
     """How sure the raccord letters read are. With the move retained and the grid: each must
     be a grid letter at its place (a stray mark or a line's residue read as a raccord letter
     would otherwise turn a right bulletin into « both modes, one wrong »); without them: the
-    letters' own confidence."""
+    letters' own confidence. ``locates``: no reference was read, the raccord alone places the
+    word (its length then decides a sanction)."""
     if not raccord:
         return 1.0
     if cand is None or board is None:
@@ -292,7 +304,23 @@ def raccord_confidence(
     pairs = _under_raccord(raccord, cand, board)
     if pairs is None:
         return 0.0
-    return math.prod(reading.p(tile.upper()) if tile else 0.0 for reading, tile in pairs)
+    conf = math.prod(reading.p(tile.upper()) if tile else 0.0 for reading, tile in pairs)
+    if locates and len(raccord) < RACCORD_LETTERS and _more_raccord(raccord, cand, board):
+        conf = min(conf, DISAGREE)  # the correction would sanction it: a letter lost by the capture?
+    return conf
+
+
+def _more_raccord(raccord: list[tuple[int, int, CharReading]], cand: Candidate, board: Board) -> bool:
+    """Whether the grid has, beside the move's letters, a letter the raccord read does not
+    hold (one the player may have written and the capture lost)."""
+    ref = Ref.parse(cand.ref)
+    read = {(dr, index) for dr, index, _ in raccord}
+    for index in range(len(cand.word)):
+        for dr in (-1, 1):
+            row, col = (ref.row + dr, ref.col + index) if ref.horizontal else (ref.row + index, ref.col + dr)
+            if 0 <= row < 15 and 0 <= col < 15 and board.cells[row][col] and (dr, index) not in read:
+                return True
+    return False
 
 
 def _number(text: str) -> int | None:
@@ -434,6 +462,7 @@ def decode(
     free_score = _number(score_text)
 
     hyps: list[tuple[float, str, Candidate | None]] = []
+    terms: list[tuple[float, float]] = []  # each hypothesis's reference and score evidence
     log_prior = math.log(P_LEGAL / max(len(cands), 1))
     word_cache: dict[str, float] = {}
     ref_cache: dict[str, float] = {}
@@ -444,17 +473,20 @@ def decode(
             lw, exact[c.word] = _align(logs, c.word)
             word_cache[c.word] = lw
         base = log_prior + lw + _raccord_log(r.raccord, c, board)
+        ref_term = score_term = 0.0
         if has_ref:
             if c.ref not in ref_cache:
                 ref_cache[c.ref] = _log_evidence(r.ref, c.ref, REF_K, P_REF_OK)
-            base += ref_cache[c.ref]
+            ref_term = ref_cache[c.ref]
         if has_score:
             if c.score not in score_cache:
                 score_cache[c.score] = _log_evidence(r.score, str(c.score), DIGIT_K, P_SCORE_OK)
-            base += score_cache[c.score]
-        hyps.append((base, c.word, c))
+            score_term = score_cache[c.score]
+        hyps.append((base + ref_term + score_term, c.word, c))
+        terms.append((ref_term, score_term))
     # the word as read, legal or not
     hyps.append((math.log(1 - P_LEGAL), free.word.value, None))
+    terms.append((0.0, 0.0))
     top = max(h[0] for h in hyps)
     weights = [math.exp(h[0] - top) for h in hyps]
     total = sum(weights)
@@ -470,6 +502,20 @@ def decode(
     _, bword, bmove = hyps[best]
     words = marginal(1, lambda w: w.upper() if w else w)
     word_conf = dict(words).get(bword.upper() if bword else bword, 0.0)
+
+    def support(field: int, value_of) -> float:
+        """How sure the game is of the retained move's reference or score *without* that
+        field's own ink (which must not vouch for itself): the posterior, on the other
+        fields, of the moves that share the value."""
+        if bmove is None:
+            return 0.0
+        logs = [h[0] - t[field] for h, t in zip(hyps, terms, strict=True)]
+        top_log = max(logs)
+        w = [math.exp(v - top_log) for v in logs]
+        want = value_of(bmove)
+        same = sum(x for x, h in zip(w, hyps, strict=True) if h[2] is not None and value_of(h[2]) == want)
+        return same / sum(w)
+
     joker_pattern = marginal(1)
     jconf = dict(joker_pattern).get(bword, 0.0) / max(word_conf, 1e-12)
     raccord = free.raccord
@@ -484,7 +530,7 @@ def decode(
         word_conf = min(word_conf, 0.85)
     ref_field = (
         _written_field(r.ref, free_ref, free.ref.confidence, bmove.ref if bmove else None,
-                       REF_K, P_REF_OK, ref_text)
+                       REF_K, P_REF_OK, ref_text, support(0, lambda m: m.ref))
         if has_ref
         else FieldValue(None, 1.0)
     )
@@ -492,7 +538,8 @@ def decode(
         ref_field.confidence = 0.0
     score_field = (
         _written_field(r.score, free_score, free.score.confidence,
-                       bmove.score if bmove else None, DIGIT_K, P_SCORE_OK, score_text)
+                       bmove.score if bmove else None, DIGIT_K, P_SCORE_OK, score_text,
+                       support(1, lambda m: m.score))
         if has_score
         else FieldValue(None, 1.0)
     )
@@ -508,7 +555,7 @@ def decode(
         legal=bmove is not None,
         move=bmove,
         constrained=True,
-        raccord_confidence=raccord_confidence(r.raccord, bmove, board),
+        raccord_confidence=raccord_confidence(r.raccord, bmove, board, not has_ref),
     )
 
 
@@ -542,11 +589,15 @@ def _written_field(
     k: int,
     p_ok: float,
     text: str | None = None,
+    support: float = 1.0,
 ) -> FieldValue:
     """A reference or score: ``value`` as its ink reads; the move's ``legal`` value only changes
     how sure that reading is. Only when the ink hesitates (under ``INK_PROPOSE``) and the move's
     value fits it better is that value proposed instead, flagged. No move: the ink alone,
-    capped (nothing corroborates it)."""
+    capped (nothing corroborates it). ``support``: how sure the game is of the move's value
+    on the other fields; the game raises a reading no higher than
+    that, or than the ink alone (a 2 read 1 at 0.92 must not become a sure H11 because a
+    doubtful word has a move at H11)."""
     if legal is None:
         return FieldValue(value, min(ink_conf, DISAGREE), [(value, ink_conf)])
     text = str(value) if text is None else text
@@ -557,7 +608,7 @@ def _written_field(
     others = (1 - p_ok) * max(1 - lik_legal / space, 0.0)
     norm = p_ok * lik_legal + others
     if value == legal:
-        conf = p_ok * lik_legal / max(norm, 1e-300)
+        conf = min(p_ok * lik_legal / max(norm, 1e-300), max(support, ink_conf))
         alternatives = [(value, conf)]
     else:
         lik = math.exp(min(_log_match(readings, text, k), 200.0)) if value is not None else 0.0
@@ -591,7 +642,7 @@ def _guessed(cells: Sequence[CharReading], move: Candidate, cands: Sequence[Cand
         if other == word:
             continue
         for cell, a, b in zip(cells, word, other, strict=True):
-            if a != b and cell.p(a) < OVERRULED:
+            if a != b and cell.p(a) < GUESS_DOUBT:
                 return True
     return False
 
