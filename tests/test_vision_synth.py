@@ -103,3 +103,29 @@ def test_virtual_players_bulletins_for_the_demo():
     assert truth.table == 3 and truth.word in ("MAISONS", "RAISONs")
     reading = read_bulletin(jpeg, moves)
     assert reading.status in ("ok", "a_verifier") and reading.word.value == truth.word
+
+
+def test_glyph_measure_reads_held_out_families_only(tmp_path):
+    """`vision.bench --glyphes`: the shipped network on glyphs cut from the held-out families'
+    bulletins, per family. A network that reads nothing right must score near zero, so the
+    measure really compares networks."""
+    import json
+
+    from vision.bench import glyph_accuracy
+    from vision.glyphs import HELD_OUT_FAMILIES
+    from vision.models import CHAR_MODEL
+
+    g = glyph_accuracy(None, per_family=12, cache=tmp_path)
+    held = {f.name for f in HELD_OUT_FAMILIES if f.writers}
+    assert set(g["familles"]) == held and g["glyphes"] >= 12 * len(held)
+    assert 0.6 < g["exactitude"] <= 1.0 and 0 <= g["fausses_sures"] < 0.1
+    # the same network told the wrong classes (each output named after the next class):
+    # every glyph read as another
+    import shutil
+
+    bad = tmp_path / "decale.onnx"
+    shutil.copy(CHAR_MODEL, bad)
+    meta = json.loads(CHAR_MODEL.with_suffix(".json").read_text(encoding="utf-8"))
+    meta["classes"] = meta["classes"][1:] + meta["classes"][:1]
+    bad.with_suffix(".json").write_text(json.dumps(meta), encoding="utf-8")
+    assert glyph_accuracy(str(bad), per_family=12, cache=tmp_path)["exactitude"] < 0.3
