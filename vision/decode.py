@@ -38,8 +38,8 @@ RACCORD_MISS = 0.02  # a raccord letter where the grid has none
 #: (AS read A) must not become a sanction nobody looked at
 RACCORD_LETTERS = 3
 P_TABLE_KNOWN = 0.99  # a player writes a table number of the game's roster
-#: a letter the reader gives less than this, where another legal word at the same place and
-#: for the same score has a different letter, is a guess: the word is flagged
+#: a letter of the move that the reader gives less than this where it is sure (≥ 0.9) of
+#: another: the move contradicts the ink, the word is flagged
 OVERRULED = 0.05
 #: a letter read below this, where another legal word at the same place and for the same
 #: score has another letter (a joker's letter, mostly), is not enough to choose between the
@@ -274,7 +274,7 @@ def _under_raccord(
     out = []
     for dr, index, reading in raccord:
         row, col = (ref.row + dr, ref.col + index) if ref.horizontal else (ref.row + index, ref.col + dr)
-        out.append((reading, board.cells[row][col] if 0 <= row < 15 and 0 <= col < 15 else None))
+        out.append((reading, board.cells[row][col] if 0 <= row < SIZE and 0 <= col < SIZE else None))
     return out
 
 
@@ -318,7 +318,7 @@ def _more_raccord(raccord: list[tuple[int, int, CharReading]], cand: Candidate, 
     for index in range(len(cand.word)):
         for dr in (-1, 1):
             row, col = (ref.row + dr, ref.col + index) if ref.horizontal else (ref.row + index, ref.col + dr)
-            if 0 <= row < 15 and 0 <= col < 15 and board.cells[row][col] and (dr, index) not in read:
+            if 0 <= row < SIZE and 0 <= col < SIZE and board.cells[row][col] and (dr, index) not in read:
                 return True
     return False
 
@@ -595,9 +595,9 @@ def _written_field(
     how sure that reading is. Only when the ink hesitates (under ``INK_PROPOSE``) and the move's
     value fits it better is that value proposed instead, flagged. No move: the ink alone,
     capped (nothing corroborates it). ``support``: how sure the game is of the move's value
-    on the other fields; the game raises a reading no higher than
-    that, or than the ink alone (a 2 read 1 at 0.92 must not become a sure H11 because a
-    doubtful word has a move at H11)."""
+    on the other fields; the game raises a reading no higher than that, or than the ink
+    alone (a 2 read 1 at 0.92 must not become a sure H11 because a doubtful word has a move
+    at H11)."""
     if legal is None:
         return FieldValue(value, min(ink_conf, DISAGREE), [(value, ink_conf)])
     text = str(value) if text is None else text
