@@ -271,11 +271,14 @@ def _under_raccord(
         ref = Ref.parse(cand.ref)
     except BadReference:
         return None
-    out = []
-    for dr, index, reading in raccord:
-        row, col = (ref.row + dr, ref.col + index) if ref.horizontal else (ref.row + index, ref.col + dr)
-        out.append((reading, board.cells[row][col] if 0 <= row < SIZE and 0 <= col < SIZE else None))
-    return out
+    return [(reading, _tile_at(board, ref, dr, index)) for dr, index, reading in raccord]
+
+
+def _tile_at(board: Board, ref: Ref, dr: int, index: int) -> str | None:
+    """The grid letter ``dr`` rows off the word (above −1, below +1, as the bulletin shows it)
+    at the word's letter ``index``, for a move placed at ``ref`` (None: empty or off the grid)."""
+    row, col = (ref.row + dr, ref.col + index) if ref.horizontal else (ref.row + index, ref.col + dr)
+    return board.cells[row][col] if 0 <= row < SIZE and 0 <= col < SIZE else None
 
 
 def _raccord_log(
@@ -315,12 +318,8 @@ def _more_raccord(raccord: list[tuple[int, int, CharReading]], cand: Candidate, 
     hold (one the player may have written and the capture lost)."""
     ref = Ref.parse(cand.ref)
     read = {(dr, index) for dr, index, _ in raccord}
-    for index in range(len(cand.word)):
-        for dr in (-1, 1):
-            row, col = (ref.row + dr, ref.col + index) if ref.horizontal else (ref.row + index, ref.col + dr)
-            if 0 <= row < SIZE and 0 <= col < SIZE and board.cells[row][col] and (dr, index) not in read:
-                return True
-    return False
+    return any(_tile_at(board, ref, dr, index) and (dr, index) not in read
+               for index in range(len(cand.word)) for dr in (-1, 1))
 
 
 def _number(text: str) -> int | None:
