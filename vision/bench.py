@@ -418,10 +418,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--glyphes", action="store_true",
                         help="le réseau seul, glyphe par glyphe, sur les familles non vues")
     args = parser.parse_args(argv if argv is not None else [])
+    if args.modele and not Path(args.modele).with_suffix(".json").exists():
+        print(f"erreur : réseau introuvable (ONNX et JSON) : {args.modele}", file=sys.stderr)
+        return 2
     if args.glyphes:
-        if args.modele and not Path(args.modele).with_suffix(".json").exists():
-            print(f"erreur : réseau introuvable (ONNX et JSON) : {args.modele}", file=sys.stderr)
-            return 2
         g = glyph_accuracy(args.modele)
         print(f"{g['glyphes']} glyphes des familles non vues : justes {g['exactitude']:.1%} "
               f"(chiffres {g['chiffres']:.1%}, lettres {g['lettres']:.1%}), "
@@ -448,9 +448,6 @@ def main(argv: list[str] | None = None) -> int:
     if args.modele:  # a candidate network, measured before it replaces the shipped one
         from .recognise import Recogniser
 
-        if not Path(args.modele).with_suffix(".json").exists():
-            print(f"erreur : réseau introuvable (ONNX et JSON) : {args.modele}", file=sys.stderr)
-            return 2
         recogniser = Recogniser.load_file(args.modele)
     results = []
     for constrained in (True, False) if args.sans_jeu else (True,):
