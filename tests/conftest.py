@@ -1,5 +1,6 @@
-"""Shared fixtures: a real PostgreSQL server for the session, and ``store``, which runs a test
-on both journals (the SQLite file and the PostgreSQL database) with the same code."""
+"""Shared fixtures: the real lexicon, a real PostgreSQL server for the session, and ``store``,
+which runs a test on both journals (the SQLite file and the PostgreSQL database) with the same
+code."""
 
 from __future__ import annotations
 
@@ -12,6 +13,14 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from pgserver import PgServer  # noqa: E402
+
+from engine.lexicon import Lexicon  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def lexicon() -> Lexicon:
+    """The shipped word list, loaded once (a lexicon is read-only)."""
+    return Lexicon.load()
 
 
 @pytest.fixture(scope="session")

@@ -9,17 +9,11 @@ from exportgame import play_game
 
 from engine.eliot import EliotError, import_eliot, parse_eliot, write_eliot
 from engine.game import Game
-from engine.lexicon import Lexicon
 from engine.pretirage import build_source, parse_text
 from engine.results import GameResults, Player
 from kiosk.cli import main
 from kiosk.journal import Journal
 from kiosk.session import Session
-
-
-@pytest.fixture(scope="module")
-def lexicon():
-    return Lexicon.load()
 
 
 @pytest.fixture(scope="module")

@@ -5,15 +5,9 @@ import json
 import pytest
 
 from engine.game import Game, GameError, GameFileError
-from engine.lexicon import Lexicon
 from engine.movegen import generate_moves
 from engine.selfplay import self_play
 from engine.tiles import TOTAL_TILES
-
-
-@pytest.fixture(scope="module")
-def lexicon():
-    return Lexicon.load()
 
 
 @pytest.fixture(scope="module")

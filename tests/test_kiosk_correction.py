@@ -8,7 +8,6 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 import pygame
 import pytest
 
-from engine.lexicon import Lexicon
 from kiosk.cli import CliError, assign_arbiters, main
 from kiosk.correction_screen import LOW, Metrics, draw_arbiter, wrap
 from kiosk.journal import Journal
@@ -27,10 +26,6 @@ class Clock:
     def __call__(self):
         return self.now
 
-
-@pytest.fixture(scope="module")
-def lexicon():
-    return Lexicon.load()
 
 
 def start(tmp_path, lexicon, tables=(1, 2, 3), arbiters=None, **config):

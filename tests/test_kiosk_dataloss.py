@@ -22,17 +22,12 @@ from pathlib import Path
 
 import pytest
 
-from engine.lexicon import Lexicon
 from kiosk.cli import main
 from kiosk.journal import Journal, JournalError
 from kiosk.session import Config, Session
 
 ROOT = Path(__file__).resolve().parent.parent
 
-
-@pytest.fixture(scope="module")
-def lexicon():
-    return Lexicon.load()
 
 
 @pytest.fixture

@@ -19,7 +19,6 @@ from pathlib import Path
 import pytest
 from pgserver import PgServer
 
-from engine.lexicon import Lexicon
 from kiosk import tournament as tour
 from kiosk.pgjournal import PgJournal
 from kiosk.session import Config, Session
@@ -27,10 +26,6 @@ from kiosk.session import Config, Session
 ROOT = Path(__file__).resolve().parent.parent
 FAULT_POINTS = int(os.environ.get("KIOSK_FAULT_POINTS", "2"))
 
-
-@pytest.fixture(scope="module")
-def lexicon():
-    return Lexicon.load()
 
 
 @pytest.fixture

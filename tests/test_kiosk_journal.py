@@ -12,11 +12,6 @@ from kiosk.journal import Journal, JournalError
 from kiosk.session import Config, Session, SessionError
 
 
-@pytest.fixture(scope="module")
-def lexicon():
-    return Lexicon.load()
-
-
 def new_game(path, lexicon, players=16):
     journal = Journal.create(path, {"lexicon_sha256": lexicon.sha256})
     session = Session(journal, lexicon)

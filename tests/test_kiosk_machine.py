@@ -10,7 +10,6 @@ import pytest
 
 from display.render import render
 from display.view import Screen
-from engine.lexicon import Lexicon
 from kiosk.journal import Journal
 from kiosk.machine import Machine
 from kiosk.runner import Output
@@ -28,10 +27,6 @@ class Clock:
     def __call__(self):
         return self.now
 
-
-@pytest.fixture(scope="module")
-def lexicon():
-    return Lexicon.load()
 
 
 #: what only the console shows, with its resting value

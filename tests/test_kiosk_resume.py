@@ -8,21 +8,14 @@ import sqlite3
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
-import pytest
 
 from engine.export import results_csv
-from engine.lexicon import Lexicon
 from kiosk.demo import Autopilot, VirtualClock, players
 from kiosk.journal import Journal
 from kiosk.machine import Machine
 from kiosk.runner import run_headless
 from kiosk.session import Config, Session
 from kiosk.voice import FileVoice
-
-
-@pytest.fixture(scope="module")
-def lexicon():
-    return Lexicon.load()
 
 
 def play(path, out_dir, lexicon, cache):

@@ -17,7 +17,6 @@ from pathlib import Path
 
 import pytest
 
-from engine.lexicon import Lexicon
 from kiosk import tournament as tour
 from kiosk.cli import main
 from kiosk.desk import Desk
@@ -27,10 +26,6 @@ from kiosk.pgjournal import PgJournal
 ROOT = Path(__file__).resolve().parent.parent
 DEMO = ["--rapide", "--sans-ecran", "--sans-photos", "--coups", "3"]
 
-
-@pytest.fixture(scope="module")
-def lexicon():
-    return Lexicon.load()
 
 
 @pytest.fixture

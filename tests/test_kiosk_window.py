@@ -6,10 +6,8 @@ import os
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
 import pygame
-import pytest
 
 from display.window import DisplayEvent, RoomDisplay
-from engine.lexicon import Lexicon
 from kiosk.cli import main
 from kiosk.demo import Autopilot, VirtualClock, players
 from kiosk.journal import Journal, last_game
@@ -17,11 +15,6 @@ from kiosk.machine import Machine
 from kiosk.runner import run_window
 from kiosk.session import Config, Session
 from kiosk.voice import FileVoice
-
-
-@pytest.fixture(scope="module")
-def lexicon():
-    return Lexicon.load()
 
 
 def test_demo_in_the_window_with_screenshots(tmp_path, lexicon):

@@ -7,7 +7,6 @@ import pytest
 from test_kiosk_machine import Clock
 
 from engine.game import Game
-from engine.lexicon import Lexicon
 from engine.pretirage import PreDrawnError, build_source, parse_text, read_predrawn
 from engine.selfplay import self_play
 from kiosk.cli import main
@@ -17,10 +16,6 @@ from kiosk.session import Config, Session
 
 DATA = Path(__file__).parent / "data" / "pretirage"
 
-
-@pytest.fixture(scope="module")
-def lexicon():
-    return Lexicon.load()
 
 
 def refused(text: str, lexicon) -> str:

@@ -15,15 +15,9 @@ from stations_support import Station, photo, served_game, to_correction, wait_fo
 
 from display.console import draw_console
 from display.render import render
-from engine.lexicon import Lexicon
 from kiosk.console import console_view
 from kiosk.stations.panel import revoke, stations_view, summary
 from kiosk.views import room_view
-
-
-@pytest.fixture(scope="module")
-def lexicon():
-    return Lexicon.load()
 
 
 @pytest.fixture(scope="module")

@@ -9,13 +9,7 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 import pytest
 from stations_support import Browser, photo, served_game, table_photo, wait_for
 
-from engine.lexicon import Lexicon
 from kiosk.stations.panel import revoke
-
-
-@pytest.fixture(scope="module")
-def lexicon():
-    return Lexicon.load()
 
 
 @pytest.fixture(scope="module")

@@ -21,10 +21,6 @@ DEMO = ["--rapide", "--sans-ecran", "--sans-photos", "--coups", "2"]
 ROOMS = {"A": range(1, 7), "B": range(101, 104)}
 
 
-@pytest.fixture(scope="module")
-def lexicon():
-    return Lexicon.load()
-
 
 @pytest.fixture(scope="module")
 def tournament(tmp_path_factory, pg_url):

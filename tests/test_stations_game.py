@@ -18,7 +18,6 @@ from stations_support import Browser, new_game, render, to_correction, wait_for
 
 from display.console import draw_console
 from engine.export import results_csv
-from engine.lexicon import Lexicon
 from kiosk.console import console_view
 from kiosk.demo import Autopilot, Written
 from kiosk.screens import compose
@@ -32,10 +31,6 @@ BLOCKS = {"Alice": (1, 2), "Bastien": (3, 4), "Chloé": (5, 6)} if COUPS >= 12 e
     {"Alice": (1, 3), "Bastien": (4, 6)}
 MISTAKES = {2: "score", 3: "reference", 4: "non_formable"}
 
-
-@pytest.fixture(scope="module")
-def lexicon():
-    return Lexicon.load()
 
 
 def plan(machine, autopilot, number):

@@ -9,17 +9,12 @@ game. The console's write is made to land inside the window, deterministically."
 
 import pytest
 
-from engine.lexicon import Lexicon
 from kiosk.journal import JournalStale
 from kiosk.session import Config, Session
 from kiosk.stations.hub import Hub, Refused
 
 TOKEN = "jeton-de-test-" + "a" * 30
 
-
-@pytest.fixture(scope="module")
-def lexicon():
-    return Lexicon.load()
 
 
 def game(store, lexicon, tmp_path, coups=1):

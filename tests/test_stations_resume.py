@@ -12,19 +12,13 @@ import uuid
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
-import pytest
 from stations_support import Browser, Station, free_port, new_game, photo, to_correction, wait_for
 
-from engine.lexicon import Lexicon
 from kiosk.journal import Journal
 from kiosk.session import Session
 
 TABLES = 8
 
-
-@pytest.fixture(scope="module")
-def lexicon():
-    return Lexicon.load()
 
 
 def start_kiosk(game, port, parties):

@@ -9,16 +9,10 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 import pytest
 from stations_support import Station, new_game, served_game, table_photo, to_correction
 
-from engine.lexicon import Lexicon
 from kiosk.journal import Journal
 from kiosk.reading import read_photos
 from kiosk.session import Session
 from kiosk.stations.hub import Hub
-
-
-@pytest.fixture(scope="module")
-def lexicon():
-    return Lexicon.load()
 
 
 @pytest.fixture(scope="module")

@@ -20,7 +20,6 @@ import pytest
 
 from display.console import ConsoleView, draw_console
 from display.window import RoomDisplay
-from engine.lexicon import Lexicon
 from kiosk.cli import room_place
 from kiosk.console import ConsoleWindow, console_place, console_view, french_system_text
 
@@ -28,11 +27,6 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(__file__).parent))
 
 from two_screens import scripted_game  # noqa: E402
-
-
-@pytest.fixture(scope="module")
-def lexicon():
-    return Lexicon.load()
 
 
 def check(found: dict) -> None:
