@@ -36,6 +36,8 @@ from .placement import (
 )
 
 PENALTY_POINTS = 5
+#: grid letters a raccord needs to locate a word (4.3); from the 2nd coup two get a warning (5.2)
+RACCORD_LETTERS = 3
 
 
 class Outcome(StrEnum):
@@ -480,7 +482,7 @@ class _Corrector:
                 if not legal and invalid:
                     return self.zero_for_invalid(verdict, invalid[0], claimed)
                 if legal:
-                    if len(raccord) == 2 and self.board.tile_count() > 2:
+                    if len(raccord) < RACCORD_LETTERS and self.board.tile_count() > 2:
                         verdict.warn("raccord de deux lettres au lieu de trois")
                     if ref_fault:
                         verdict.warn(f"{ref_fault}, raccord correct")

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from engine.board import SIZE, BadReference, Board, Ref
+from engine.correction import RACCORD_LETTERS
 
 from .recognise import CharReading
 
@@ -32,11 +33,6 @@ P_REF_OK = 0.9  # the reference written is the move's
 P_SCORE_OK = 0.85  # the score written is the move's
 LEN_MISMATCH = 1e-4  # likelihood of a reading with a different number of characters
 RACCORD_MISS = 0.02  # a raccord letter where the grid has none
-#: letters a raccord needs (rule 4.3); one read shorter is sanctioned by the correction
-#: (warning, or no location at all), so where the grid beside the move has a letter the
-#: raccord read lacks it is the arbiter's to confirm: a raccord letter lost by the capture
-#: (AS read A) must not become a sanction nobody looked at
-RACCORD_LETTERS = 3
 P_TABLE_KNOWN = 0.99  # a player writes a table number of the game's roster
 #: a letter of the move that the reader gives less than this where it is sure (≥ 0.9) of
 #: another: the move contradicts the ink, the word is flagged
@@ -308,8 +304,11 @@ def raccord_confidence(
     if pairs is None:
         return 0.0
     conf = math.prod(reading.p(tile.upper()) if tile else 0.0 for reading, tile in pairs)
+    # a raccord read shorter than the rule wants is sanctioned by the correction (warning, or
+    # no location at all): where the grid beside the move has a letter the reading lacks, the
+    # capture may have lost it (AS read A), and a sanction nobody looked at must not follow
     if locates and len(raccord) < RACCORD_LETTERS and _more_raccord(raccord, cand, board):
-        conf = min(conf, DISAGREE)  # the correction would sanction it: a letter lost by the capture?
+        conf = min(conf, DISAGREE)
     return conf
 
 
