@@ -391,3 +391,39 @@ def test_a_raccord_read_short_where_the_grid_has_more_letters_is_flagged():
     board.cells[7][4] = "S"
     with_ref = decode(group_readings(base + [a_below] + comb("ref", "G4")), moves, board)
     assert "raccord" not in _flags(with_ref, FLAG_THRESHOLD)
+
+
+ASSOL = [Candidate("M7", "ASSOLEE", 16), Candidate("M8", "ASSOLE", 12), Candidate("M8", "ASSOLEE", 14)]
+
+
+def test_an_empty_box_inside_the_word_is_a_letter_lost_and_the_word_is_guessed():
+    # ASSOLEE in pencil, its sixth E too faint to cut: the cells read A S S O L · E; aligning
+    # them as they come made ASSOLE sure. The empty box is a letter the ink does not tell.
+    cells = [c for c in word_cells("ASSOLEE") if c.col != 7]
+    readings = group_readings(cells + comb("ref", "M7") + comb("score", "16"))
+    assert readings.lost == (7,)
+    assert [c.col for c in readings.word] == [2, 3, 4, 5, 6, 7, 8]
+    assert readings.word[5].unread and not readings.word[4].unread
+    d = decode(readings, ASSOL)
+    assert d.word.value == "ASSOLEE" and d.ref.value == "M7" and d.score.value == 16
+    assert d.word.confidence <= 0.85  # one letter is the game's guess: for the arbiter
+    # without the game the letters are those seen (the lost one is not made up)
+    assert decode(readings).word.value == "ASSOLE"
+
+
+def test_a_mark_far_from_the_word_is_no_lost_letter():
+    # a speck read S three boxes before PUE: no letters lost in between, the word is PUE
+    cells = [cell("grid:1:2", 2, "S", 0.45)] + word_cells("PUE", start=7)
+    readings = group_readings(cells + comb("ref", "M1") + comb("score", "20"))
+    assert readings.lost == ()
+    d = decode(readings, [Candidate("M1", "PUE", 20), Candidate("M2", "PUES", 22)])
+    assert d.word.value == "PUE"
+
+
+def test_a_mark_one_box_from_the_word_may_be_a_speck():
+    # S · P U E: a lost letter (S?PUE, no such move) or a speck beside PUE: PUE, flagged
+    cells = [cell("grid:1:2", 2, "S", 0.45)] + word_cells("PUE", start=4)
+    readings = group_readings(cells + comb("ref", "M1") + comb("score", "20"))
+    assert readings.lost == (3,)
+    d = decode(readings, [Candidate("M1", "PUE", 20)])
+    assert d.word.value == "PUE" and d.word.confidence <= 0.85

@@ -42,6 +42,9 @@ OVERRULED = 0.05
 #: two: on a hand never seen, the runner-up letters' order means little (a circled A read
 #: O at 0.5, A nowhere: SoLIVE for SaLIVE, sure at 0.999)
 GUESS_DOUBT = 0.7
+#: confidence cap of a word whose letter the game chose where the ink does not tell (a rival
+#: legal word differs there, or the box's letter was not seen)
+GUESSED = 0.85
 DISAGREE = 0.5       # confidence cap of a field that contradicts the legal move retained
 #: the game may raise the confidence of a reference or score read from ink only when the ink
 #: alone gives it at least this much (a 3 read 2 at 0.6 must not become a sure 20 because
@@ -136,6 +139,10 @@ class Readings:
     #: and a letter misread as struck (an E with a bar through it) change the word's length
     #: alike (PLAINE read PLAIN), so the word is for the arbiter
     struck_edge: bool = False
+    #: columns of short runs of empty boxes between the word's letters (no struck letter there
+    #: either): a letter written one per box may have been lost there (too faint to cut);
+    #: ``word`` holds an unread cell in each, so that the legal moves align letter to box
+    lost: tuple[int, ...] = ()
 
     @property
     def blank(self) -> bool:
@@ -163,6 +170,10 @@ def group_readings(readings: Iterable[CharReading], word_row_default: int = 1) -
     row = sorted((r for r in grid if r.row == word_row), key=lambda r: r.col)
     word = [r for r in row if not r.crossed]
     struck_edge = bool(word) and (row[0].crossed or row[-1].crossed)
+    lost = _lost_boxes([r.col for r in row])
+    if lost:
+        word = sorted(word + [CharReading.unread_cell("grid", word_row, c) for c in lost],
+                      key=lambda r: r.col)
     cols = [r.col for r in word]
     raccord = []
     for r in grid:
@@ -172,7 +183,23 @@ def group_readings(readings: Iterable[CharReading], word_row_default: int = 1) -
         if r.col < (cols[0] if cols else 0):
             index = -(cols[0] - r.col) if cols else 0
         raccord.append((r.row - word_row, index, r))
-    return Readings(word, raccord, combs["ref"], combs["score"], combs["table"], struck_edge)
+    return Readings(word, raccord, combs["ref"], combs["score"], combs["table"], struck_edge, lost)
+
+
+#: an empty run of boxes this long at most, between letters of the word, is a letter lost
+#: (a wider one parts the word from a stray mark)
+LOST_RUN = 2
+#: prior that such an empty box held a letter too faint to cut (rather than nothing)
+P_LOST = 0.8
+
+
+def _lost_boxes(cols: list[int]) -> tuple[int, ...]:
+    """Columns of the short empty runs between the written boxes of the word row."""
+    lost: list[int] = []
+    for a, b in zip(cols, cols[1:], strict=False):
+        if 1 <= b - a - 1 <= LOST_RUN:
+            lost += range(a + 1, b)
+    return tuple(lost)
 
 
 def _log_match(readings: Sequence[CharReading], text: str, k: int) -> float:
@@ -247,7 +274,9 @@ def _log_circles(readings: Sequence[CharReading], word: str) -> float:
 
 
 def free_word(readings: Sequence[CharReading]) -> str:
-    return "".join(r.best.lower() if r.circled > 0.5 else r.best for r in readings)
+    """The letters as read (a box whose letter was not seen adds none: only the game may
+    say which it was)."""
+    return "".join(r.best.lower() if r.circled > 0.5 else r.best for r in readings if not r.unread)
 
 
 def free_text(readings: Sequence[CharReading]) -> str:
@@ -451,8 +480,12 @@ def decode(
         return free
     cands = Candidate.all_of(candidates)
     n = len(r.word)
-    cands = [c for c in cands if -1 <= len(c.word) - n <= 2]
+    seen_n = n - len(r.lost)
+    cands = [c for c in cands if seen_n - 1 <= len(c.word) <= n + 2]
     logs = _cell_logs(r.word)
+    # an empty box inside the word held a letter too faint to cut, or nothing (a speck beside
+    # the word): each move is scored on the likelier of the two, equally probable a priori
+    seen_logs = _cell_logs([c for c in r.word if not c.unread]) if r.lost else None
     exact: dict[str, bool] = {}
     ref_text, score_text = (read_ref(r.ref)[0] if r.ref else ""), free_text(r.score)
     has_ref, has_score = bool(r.ref), bool(r.score)
@@ -469,6 +502,11 @@ def decode(
         lw = word_cache.get(c.word)
         if lw is None:
             lw, exact[c.word] = _align(logs, c.word)
+            if seen_logs is not None:
+                lw += math.log(P_LOST)
+                lw_seen, exact_seen = _align(seen_logs, c.word)
+                if lw_seen + math.log(1 - P_LOST) > lw:
+                    lw, exact[c.word] = lw_seen + math.log(1 - P_LOST), exact_seen
             word_cache[c.word] = lw
         base = log_prior + lw + _raccord_log(r.raccord, c, board)
         ref_term = score_term = 0.0
@@ -524,8 +562,8 @@ def decode(
         word_conf = min(word_conf, DISAGREE)
     elif not exact.get(bmove.word, True):  # cells and letters did not line up one to one
         word_conf = min(word_conf, 0.8)
-    elif _guessed(r.word, bmove, cands):
-        word_conf = min(word_conf, 0.85)
+    elif r.lost or _guessed(r.word, bmove, cands):  # a letter the ink does not tell
+        word_conf = min(word_conf, GUESSED)
     ref_field = (
         _written_field(r.ref, free_ref, free.ref.confidence, bmove.ref if bmove else None,
                        REF_K, P_REF_OK, ref_text, support(0, lambda m: m.ref))

@@ -142,7 +142,7 @@ class BulletinReading:
 
 def _doubtful_fields(fields: Fields, groups, word_row: int) -> list[str]:
     """Fields with a cell holding faint ink (a letter or digit possibly missed), and the word
-    when its first or last cell reads as a struck letter."""
+    when its first or last cell reads as a struck letter or a box inside it holds no glyph."""
     names = []
     for key in sorted(fields.doubtful):
         name = key.split(":")[0]
@@ -154,6 +154,8 @@ def _doubtful_fields(fields: Fields, groups, word_row: int) -> list[str]:
         if int(row) == word_row and cols and min(cols) - 1 <= int(col) <= max(cols) + 1:
             names.append("word")
     if groups.struck_edge:  # a struck letter at the word's end, or a letter misread as one
+        names.append("word")
+    if groups.lost:  # an empty box inside the word: a letter not seen, guessed by the game
         names.append("word")
     return sorted(set(names))
 

@@ -42,6 +42,15 @@ class CharReading:
     row: int
     probs: dict[str, float]
     circled: float = 0.0
+    #: a box with no glyph inside the written word (a letter too faint to cut): every letter
+    #: equally likely, so that only the game says which one it was
+    unread: bool = False
+
+    @classmethod
+    def unread_cell(cls, field: str, row: int, col: int) -> CharReading:
+        """The reading of a box known to hold a character that was not seen."""
+        allowed = ALLOWED[field]
+        return cls(f"{field}:{row}:{col}", col, row, dict.fromkeys(allowed, 1 / len(allowed)), unread=True)
 
     @property
     def best(self) -> str:
