@@ -165,7 +165,8 @@ def test_written_score_is_never_replaced_by_the_legal_one():
     readings = group_readings(word_cells("OISEAU") + comb("ref", "H3") + comb("score", "20", doubt))
     d = decode(readings, MOVES)
     assert d.score.value == 20 and d.score.confidence > 0.95
-    # the 0.6 doubt on the move's score: kept as read, but the game may not make it sure
+    # the 2 read 0.6 against a 3 at 0.38 on the move's score: kept as read, and the ink does
+    # not prefer it clearly enough (under twice the 3) for the game to make it sure
     doubt = {0: {"p": 0.6, "second": "3", "p2": 0.38}, 1: {"p": 0.99}}
     readings = group_readings(word_cells("OISEAU") + comb("ref", "H3") + comb("score", "20", doubt))
     d = decode(readings, MOVES)
@@ -427,3 +428,52 @@ def test_a_mark_one_box_from_the_word_may_be_a_speck():
     assert readings.lost == (3,)
     d = decode(readings, [Candidate("M1", "PUE", 20)])
     assert d.word.value == "PUE" and d.word.confidence <= 0.85
+
+
+def test_a_hesitant_digit_the_whole_game_backs_is_sure_but_not_an_even_one():
+    # MAISONS H4 read surely; the score's 7 of 70 read at 0.45 (1 at 0.2): the word and the
+    # reference back the move, the ink favours its score — sure. A 7 read as likely as a 1
+    # (0.28 / 0.27) stays for the arbiter: 10 would be a miscount the warning must catch.
+    moves = MOVES + [Candidate("H4", "MAISONs", 10)]
+    hesitant = {0: {"p": 0.45, "second": "1", "p2": 0.2}}
+    base = word_cells("MAISONS") + comb("ref", "H4")
+    d = decode(group_readings(base + comb("score", "70", hesitant)), moves)
+    assert d.score.value == 70 and d.score.confidence >= 0.95
+    even = {0: {"p": 0.28, "second": "1", "p2": 0.27}}
+    d = decode(group_readings(base + comb("score", "70", even)), moves)
+    assert d.score.value == 70 and d.score.confidence <= 0.5
+
+
+def test_a_word_placed_nowhere_flags_its_reference_and_its_raccord():
+    """Neither a reference nor a raccord letter read: either may be what the capture lost
+    (a raccord I too pale), so both are for the arbiter."""
+    from vision.reader import _flags
+
+    d = decode(group_readings(word_cells("MAISONS") + comb("score", "70")), MOVES)
+    assert {"ref", "raccord"} <= set(_flags(d, 0.95))
+
+
+def test_a_doubtful_last_cell_that_makes_another_legal_word_is_a_guess():
+    """MER in wide strokes, the R's leg spilling into the next box, read M E R J (J at 0.21):
+    MERS at the same place fits the four cells; the written score fits neither move. The
+    word hangs on that last cell: flagged, not sure."""
+    moves = [Candidate("2E", "MER", 19), Candidate("2E", "MERS", 20)]
+    cells = word_cells("MERS", overrides={3: {"p": 0.21, "second": "S", "p2": 0.1}})
+    cells[3].probs["J"], cells[3].probs["S"] = cells[3].probs["S"], cells[3].probs["J"]
+    d = decode(group_readings(cells + comb("ref", "2E") + comb("score", "9")), moves)
+    assert d.word.value == "MERS" and d.word.confidence <= 0.85
+    # the S read surely: MERS is what is written
+    d = decode(group_readings(word_cells("MERS") + comb("ref", "2E") + comb("score", "9")), moves)
+    assert d.word.value == "MERS" and d.word.confidence > 0.95
+
+
+def test_a_joker_the_circle_reader_surely_did_not_see_is_the_arbiters():
+    """ELIS with no circle (circled 0.001 on every cell), the score 21 written: the move ELIs
+    (21) explains the score better than ELIS (24), but the ink shows no circle — the game may
+    not draw one: the jokers are flagged."""
+    moves = [Candidate("M1", "ELIS", 24), Candidate("M1", "ELIs", 21)]
+    cells = word_cells("ELIS")
+    for c in cells:
+        c.circled = 0.001
+    d = decode(group_readings(cells + comb("ref", "M1") + comb("score", "21")), moves)
+    assert d.word.value == "ELIs" and d.jokers_confidence <= 0.5

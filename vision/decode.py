@@ -47,11 +47,26 @@ GUESS_DOUBT = 0.7
 GUESSED = 0.85
 DISAGREE = 0.5       # confidence cap of a field that contradicts the legal move retained
 #: the game may raise the confidence of a reference or score read from ink only when the ink
-#: alone gives it at least this much (a 3 read 2 at 0.6 must not become a sure 20 because
-#: 20 is the move's score: that would hide the miscount). Chosen on the family-out
-#: validation: at 0.5 a reference C10 read C11 by its ink at 0.51, backed by another legal
-#: move (BOUTE for ABOUTE, 14 for 16), came out sure at 0.9998
-INK_MIN = 0.7
+#: alone gives it at least this much (a 7 read 1 as likely as 7 must not become a sure 71
+#: because 71 is the move's score: that would hide a miscount). Was 0.7 before ``support``
+#: (the other fields must back the move): since then the family-out validation has the same
+#: one sure error at 0.3 as at 0.7 (and none of the score, with half the scores miscounted)
+#: for 8 points fewer bulletins flagged
+INK_MIN = 0.3
+#: … and prefer each of its characters at least this many times to the cell's next one (a 2
+#: read 0.42 against a 3 at 0.40 is a coin toss between 20 and 30, whatever the product says)
+INK_MARGIN = 2.0
+
+
+def _ink_margin(readings: Sequence[CharReading]) -> float:
+    """How many times the reading as read beats its likeliest other reading (one cell changed)."""
+    ratios = []
+    for r in readings:
+        top = r.alternatives(2)
+        ratios.append(top[0][1] / max(top[1][1], 1e-12) if len(top) > 1 else math.inf)
+    return min(ratios, default=math.inf)
+
+
 #: below this the ink says nothing: the move's value, if it fits the ink better, is proposed
 #: (always flagged); above, what is written stays as read
 INK_PROPOSE = 0.5
@@ -554,6 +569,8 @@ def decode(
 
     joker_pattern = marginal(1)
     jconf = dict(joker_pattern).get(bword, 0.0) / max(word_conf, 1e-12)
+    if bmove is not None and _circles_overruled(r.word, bword):
+        jconf = min(jconf, DISAGREE)
     raccord = free.raccord
     sens = _sens(free_ref) or (("h" if bmove.horizontal else "v") if bmove else None)
     if bmove is None:  # not a legal move: kept as read, never trusted without the arbiter
@@ -562,8 +579,8 @@ def decode(
         word_conf = min(word_conf, DISAGREE)
     elif not exact.get(bmove.word, True):  # cells and letters did not line up one to one
         word_conf = min(word_conf, 0.8)
-    elif r.lost or _guessed(r.word, bmove, cands):  # a letter the ink does not tell
-        word_conf = min(word_conf, GUESSED)
+    elif r.lost or _guessed(r.word, bmove, cands) or _edge_guessed(r.word, bmove, cands):
+        word_conf = min(word_conf, GUESSED)  # a letter the ink does not tell
     ref_field = (
         _written_field(r.ref, free_ref, free.ref.confidence, bmove.ref if bmove else None,
                        REF_K, P_REF_OK, ref_text, support(0, lambda m: m.ref))
@@ -655,7 +672,8 @@ def _written_field(
             return FieldValue(legal, min(p_legal, DISAGREE), [(legal, p_legal), (value, p_value)])
         conf = min(p_value, DISAGREE)
         alternatives = [(value, conf), (legal, p_legal)]
-    if ink_conf < INK_MIN:  # the game cannot make a doubtful reading sure
+    if ink_conf < INK_MIN or _ink_margin(readings) < INK_MARGIN:  # the game cannot make a
+        # doubtful reading sure: the ink must at least prefer it clearly to its next reading
         conf = min(conf, DISAGREE)
     return FieldValue(value, conf, alternatives)
 
@@ -666,6 +684,22 @@ def _overruled(cells: Sequence[CharReading], word: str) -> bool:
         return False
     return any(cell.p(ch.upper()) < OVERRULED and cell.confidence >= 0.9
                for cell, ch in zip(cells, word, strict=True))
+
+
+#: a circle (or its absence) the joker reader is this sure of is ink the game may not overrule
+CIRCLE_SURE = 0.1
+
+
+def _circles_overruled(cells: Sequence[CharReading], word: str) -> bool:
+    """Whether the retained word (one letter per cell) puts a joker where the reader sees no
+    circle, or a plain letter in a circle, both surely: the other fields chose that move (a
+    miscounted score that fits another move with a blank), the ink did not."""
+    if len(cells) != len(word):
+        return False
+    return any(
+        not cell.unread and (cell.circled < CIRCLE_SURE if ch.islower() else cell.circled > 1 - CIRCLE_SURE)
+        for cell, ch in zip(cells, word, strict=True)
+    )
 
 
 def _guessed(cells: Sequence[CharReading], move: Candidate, cands: Sequence[Candidate]) -> bool:
@@ -681,6 +715,27 @@ def _guessed(cells: Sequence[CharReading], move: Candidate, cands: Sequence[Cand
             if a != b and cell.p(a) < GUESS_DOUBT:
                 return True
     return False
+
+
+def _edge_guessed(cells: Sequence[CharReading], move: Candidate, cands: Sequence[Candidate]) -> bool:
+    """Whether the word's first or last letter is read under ``GUESS_DOUBT`` and the word
+    without it is a legal move on the same squares: that cell may be no letter at all (half
+    of a wide letter across a border, a speck), and MER becomes MERS on its say-so."""
+    word = move.word.upper()
+    if len(cells) != len(word) or len(word) < 3:
+        return False
+    try:
+        ref = Ref.parse(move.ref)
+    except BadReference:
+        return False
+    shorter: set[tuple[str, str]] = set()
+    if cells[-1].p(word[-1]) < GUESS_DOUBT:
+        shorter.add((word[:-1], str(ref)))
+    if cells[0].p(word[0]) < GUESS_DOUBT:
+        dr, dc = ref.step
+        if ref.row + dr < SIZE and ref.col + dc < SIZE:
+            shorter.add((word[1:], str(Ref(ref.row + dr, ref.col + dc, ref.horizontal))))
+    return any((c.word.upper(), c.ref) in shorter for c in cands)
 
 
 def _decode_table(

@@ -266,7 +266,8 @@ def _flags(d: Decoded, threshold: float) -> list[str]:
         if f.value is None and name in ("table", "word", "score"):
             flagged.append(name)
         elif name == "ref" and f.value is None and not d.raccord:
-            flagged.append(name)  # a word placed nowhere: a reference too pale to be seen?
+            # a word placed nowhere: a reference, or raccord letters, too pale to be seen?
+            flagged.extend(("ref", "raccord"))
         elif f.confidence < threshold:
             flagged.append(name)
     if d.word.value and (d.jokers_confidence < threshold or "word" in flagged):
