@@ -129,3 +129,16 @@ def test_glyph_measure_reads_held_out_families_only(tmp_path):
     meta["classes"] = meta["classes"][1:] + meta["classes"][:1]
     bad.with_suffix(".json").write_text(json.dumps(meta), encoding="utf-8")
     assert glyph_accuracy(str(bad), per_family=12, cache=tmp_path)["exactitude"] < 0.3
+
+
+def test_miscounts_are_the_ones_players_make():
+    """The bench's miscounted scores: never the right score, never negative, and among them
+    the tens digit changed (a 10-point letter), the word's double and the bonus."""
+    from vision.demo import miscount
+
+    rng = np.random.default_rng(3)
+    wrong = [(s, miscount(s, rng)) for s in [24, 7, 60, 31] * 100]
+    assert all(w != s and w >= 0 for s, w in wrong)
+    deltas = {w - s for s, w in wrong}
+    assert {10, -10, 24, 50, -30} <= deltas  # 24→34/14, 24→48, 7→57, 60→30
+    assert sum(abs(w - s) < 10 for s, w in wrong) > len(wrong) / 3  # most: a letter's value

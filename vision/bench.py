@@ -37,6 +37,8 @@ from .synth import BulletinContent, render_bulletin
 FIELDS = ("table", "word", "jokers", "ref", "score", "raccord")
 #: the tables that may hand in a bulletin (as the examiners read: ``--tables 1-200``)
 TABLES = list(range(1, 201))
+#: share of the virtual players who miscount their score (``demo.miscount``)
+WRONG_SCORE = 0.05
 #: pens of the benchmark, cycled over the bulletins: one in six in pencil, one in six purple
 BENCH_INKS = ("stylo", "crayon", "stylo", "violet", "stylo", "bleu")
 #: the pencils and purples are laid by the capture side's ink model (``synth.INKS``: cover,
@@ -91,9 +93,11 @@ def _coups(seed: int) -> list[tuple[object, list]]:
 
 
 def make_cases(
-    n: int, seed: int = 7, families: list[Family] | None = None, mnist: dict | None = None
+    n: int, seed: int = 7, families: list[Family] | None = None, mnist: dict | None = None,
+    wrong_score: float = WRONG_SCORE,
 ) -> list[Case]:
-    """``n`` bulletins over the coups of self-played games (seeded), families and inks cycled."""
+    """``n`` bulletins over the coups of self-played games (seeded), families and inks cycled;
+    ``wrong_score``: the share of players who miscount (``demo.miscount``)."""
     families = [f for f in (families or HELD_OUT_FAMILIES) if f.writers or (mnist and f.name in mnist)]
     coups = _coups(seed)
     rng = np.random.default_rng(seed)
@@ -106,7 +110,8 @@ def make_cases(
     cases = []
     for i in range(n):
         board, moves = coups[i % len(coups)]
-        content = choose_content(moves, board, TABLES[int(rng.integers(len(TABLES)))], rng)
+        content = choose_content(moves, board, TABLES[int(rng.integers(len(TABLES)))], rng,
+                                 wrong_score=wrong_score)
         fam = families[i % len(families)]
         pool = fam.writers or fallback
         writer = pool[int(rng.integers(len(pool)))]
@@ -285,7 +290,8 @@ def field_confidences(reading: BulletinReading) -> dict[str, tuple[float, bool]]
     return out
 
 
-def validate(n_per_fold: int, seed: int, folds_dir: Path, mnist_folder: str | None) -> dict:
+def validate(n_per_fold: int, seed: int, folds_dir: Path, mnist_folder: str | None,
+             wrong_score: float | None = None) -> dict:
     """Each fold network reads bulletins of its left-out families; the threshold is chosen there."""
     from .recognise import Recogniser
     from .trainset import mnist_shares
@@ -296,7 +302,8 @@ def validate(n_per_fold: int, seed: int, folds_dir: Path, mnist_folder: str | No
         meta = json.loads(onnx.with_suffix(".json").read_text(encoding="utf-8"))
         fams = [FAMILIES[m] for m in meta["sans"] if m in FAMILIES]
         recogniser = Recogniser.load_file(onnx)
-        cases = make_cases(n_per_fold, seed + len(records), fams, shares)
+        cases = make_cases(n_per_fold, seed + len(records), fams, shares,
+                           WRONG_SCORE if wrong_score is None else wrong_score)
         print(f"{onnx.stem} : {len(cases)} bulletins de {', '.join(f.name for f in fams)}", flush=True)
         for case in cases:
             r = read_bulletin(
@@ -404,6 +411,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--n", type=int, default=100, help="nombre de photos (300 pour la mesure complète)")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--seuil", type=float, default=FLAG_THRESHOLD)
+    parser.add_argument("--faux-scores", type=float, default=WRONG_SCORE,
+                        help="part des joueurs qui se trompent de score (0,5 : épreuve du "
+                             "décodeur face aux erreurs de compte)")
     parser.add_argument("--tesseract", action="store_true")
     parser.add_argument("--sans-jeu", action="store_true", help="mesurer aussi sans les coups légaux")
     parser.add_argument(
@@ -432,12 +442,12 @@ def main(argv: list[str] | None = None) -> int:
             Path(args.json).write_text(json.dumps(g, ensure_ascii=False, indent=1), encoding="utf-8")
         return 0
     if args.validation:
-        result = validate(args.n, args.seed, Path(args.plis), args.mnist)
+        result = validate(args.n, args.seed, Path(args.plis), args.mnist, args.faux_scores)
         if args.json:
             Path(args.json).write_text(json.dumps(result, ensure_ascii=False, indent=1), encoding="utf-8")
         return 0
     start = time.perf_counter()
-    cases = make_cases(args.n, args.seed)
+    cases = make_cases(args.n, args.seed, wrong_score=args.faux_scores)
     photos = {c.seed: render_case(c) for c in cases}
     print(
         f"{len(cases)} photos générées (familles non vues : "

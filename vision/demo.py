@@ -32,6 +32,22 @@ def _raccord(board, move, rng: np.random.Generator) -> tuple | None:
     return tuple(sorted(found[:3], key=lambda t: (t[1], t[0])))
 
 
+def miscount(score: int, rng: np.random.Generator) -> int:
+    """A score as a player gets it wrong: a letter's value or a letter premium forgotten or
+    added (±1–9, most often), a 10-point letter (±10: the tens digit, the one a reader may
+    confuse), the word's double forgotten or applied twice (½, ×2), the 50-point bonus."""
+    kind = rng.random()
+    if kind < 0.55:
+        wrong = score + int(rng.choice([-1, 1]) * rng.integers(1, 10))
+    elif kind < 0.8:
+        wrong = score + (10 if score < 10 or rng.random() < 0.5 else -10)
+    elif kind < 0.92:
+        wrong = score // 2 if score % 2 == 0 and rng.random() < 0.5 else score * 2
+    else:
+        wrong = score - 50 if score > 50 else score + 50
+    return max(0, wrong) if wrong != score else score + 1
+
+
 def choose_content(moves: Sequence, board, table: int, rng: np.random.Generator,
                    wrong_score: float = 0.05, raccord: float = 0.08) -> BulletinContent | None:
     """What a virtual player writes: a good legal move, now and then with a mistake."""
@@ -42,7 +58,7 @@ def choose_content(moves: Sequence, board, table: int, rng: np.random.Generator,
     move = pool[int(rng.choice(len(pool), p=weights / weights.sum()))]
     score = move.score
     if rng.random() < wrong_score:
-        score = max(0, score + int(rng.choice([-1, 1]) * rng.integers(1, 10)))
+        score = miscount(score, rng)
     ref: str | None = str(move.ref)
     letters = None
     if board is not None and not board.is_empty() and rng.random() < raccord:
