@@ -477,3 +477,27 @@ def test_a_joker_the_circle_reader_surely_did_not_see_is_the_arbiters():
         c.circled = 0.001
     d = decode(group_readings(cells + comb("ref", "M1") + comb("score", "21")), moves)
     assert d.word.value == "ELIs" and d.jokers_confidence <= 0.5
+
+
+def _table_conf(word, ref, score, table, moves, tables=range(1, 201)):
+    return decode(group_readings(word_cells(word) + comb("ref", ref) + comb("score", score)
+                                 + comb("table", table, {i: {"p": 0.99} for i in range(3)})),
+                  moves, tables=list(tables), table_hidden=False).table
+
+
+def test_a_capture_that_lost_characters_elsewhere_may_have_lost_a_table_digit():
+    """Table 83 in pencil read 8, while the reference M2 came out as one character and the
+    score 25 as one digit: this capture is losing characters, 83 (or 80–89) fits as well."""
+    moves = [Candidate("M2", "SADD", 25)]
+    lossy = _table_conf("SADD", "7", "1", "8", moves)
+    assert lossy.value == 8 and lossy.confidence <= 0.5
+    whole = _table_conf("SADD", "M2", "25", "8", moves)
+    assert whole.value == 8 and whole.confidence > 0.95
+
+
+def test_a_digit_the_game_shows_misread_elsewhere_makes_the_table_doubtful():
+    """The same hand's 8 read 1 in the reference (M8 read M1, the move is at M8): the table
+    read 11 may be 18."""
+    moves = [Candidate("M8", "VU", 16)]
+    assert _table_conf("VU", "M1", "16", "11", moves).confidence <= 0.5
+    assert _table_conf("VU", "M8", "16", "11", moves).confidence > 0.95

@@ -77,6 +77,9 @@ DROPPED_ONE = 0.05
 #: the same where the capture saw no ink unread in the box and no stroke on a rule before
 #: the first digit (``fields.Fields.hidden``): a 1 lost there would have left a trace
 DROPPED_ONE_UNSEEN = 0.001
+#: likelihood of any one digit of the table lost, on a bulletin whose reference or score came
+#: out shorter than the move's (a faint pen, a dim photo: the capture is losing characters)
+DROPPED_DIGIT = 0.02
 LETTER_K = 26
 REF_K = 25
 DIGIT_K = 10
@@ -487,9 +490,10 @@ def decode(
     ``table_hidden``: whether a digit may hide unread in the table box (see
     ``DROPPED_ONE_UNSEEN``)."""
     free = decode_free(r)
+    ink_table = free.table
     if tables is not None and r.table:
         free.table = _decode_table(
-            r.table, tables, free.table, DROPPED_ONE if table_hidden else DROPPED_ONE_UNSEEN
+            r.table, tables, ink_table, DROPPED_ONE if table_hidden else DROPPED_ONE_UNSEEN
         )
     if candidates is None or not r.word:
         return free
@@ -596,8 +600,20 @@ def decode(
         if has_score
         else FieldValue(None, 1.0)
     )
+    table = free.table
+    if tables is not None and r.table and bmove is not None and (
+        (has_ref and len(r.ref) < len(bmove.ref)) or (has_score and len(r.score) < len(str(bmove.score)))
+    ):  # this capture lost characters elsewhere (83 read 8 when M2 read 7 and 25 read 1)
+        table = _decode_table(r.table, tables, ink_table,
+                              DROPPED_ONE if table_hidden else DROPPED_ONE_UNSEEN, DROPPED_DIGIT)
+    if bmove is not None and table.value is not None and r.table:
+        # the same hand wrote every field: a digit the game shows misread in the reference or
+        # the score (M8 read M1) may be misread in the table as well (18 read 11)
+        misread = _misread_digits(ref_text, bmove.ref) | _misread_digits(score_text, str(bmove.score))
+        if misread & {c.best for c in r.table}:
+            table = FieldValue(table.value, min(table.confidence, DISAGREE), table.alternatives)
     return Decoded(
-        table=free.table,
+        table=table,
         word=FieldValue(bword, word_conf, [(w, p) for w, p in words[:3]]),
         jokers=[i for i, ch in enumerate(bword or "") if ch.islower()],
         jokers_confidence=min(jconf, 1.0),
@@ -717,6 +733,13 @@ def _guessed(cells: Sequence[CharReading], move: Candidate, cands: Sequence[Cand
     return False
 
 
+def _misread_digits(read: str, legal: str) -> set[str]:
+    """The digits read where the move's value, of the same length, has another one."""
+    if len(read) != len(legal):
+        return set()
+    return {a for a, b in zip(read, legal, strict=True) if a != b and a.isdigit()}
+
+
 def _edge_guessed(cells: Sequence[CharReading], move: Candidate, cands: Sequence[Candidate]) -> bool:
     """Whether the word's first or last letter is read under ``GUESS_DOUBT`` and the word
     without it is a legal move on the same squares: that cell may be no letter at all (half
@@ -740,23 +763,29 @@ def _edge_guessed(cells: Sequence[CharReading], move: Candidate, cands: Sequence
 
 def _decode_table(
     readings: Sequence[CharReading], tables: Iterable[int], free: FieldValue,
-    dropped_one: float = DROPPED_ONE,
+    dropped_one: float = DROPPED_ONE, dropped_digit: float = 0.0,
 ) -> FieldValue:
     """The table among those that may hand in this bulletin (``tables``: the caller's set, e.g.
     registered players with no result yet for this coup), or as read when none fits.
 
     Flagged (confidence capped) when two tables of the set fit the ink, when the value read
-    is in no table of the set, when it needs a lost leading 1, or when it contradicts a
-    digit the reader is sure of (a photo of a table already recorded must not be credited
-    to the one expected table that looks a bit like it)."""
+    is in no table of the set, when it needs a lost digit (a leading 1 on the box's edge;
+    any digit, at ``dropped_digit``, where the capture lost characters of other fields), or
+    when it contradicts a digit the reader is sure of (a photo of a table already recorded
+    must not be credited to the one expected table that looks a bit like it)."""
     tables = sorted(set(tables))
     n = len(readings)
     prior = math.log(P_TABLE_KNOWN / max(len(tables), 1))
     scored: list[tuple[float, object, bool]] = []
     for t in tables:
         text = str(t)
-        if len(text) == n + 1 and text[0] == "1":  # a leading 1 lost on the box's edge
-            scored.append((prior + math.log(dropped_one) + _log_match(readings, text[1:], DIGIT_K), t, True))
+        if len(text) == n + 1 and (text[0] == "1" or dropped_digit):
+            # a leading 1 lost on the box's edge, or any digit lost by a lossy capture
+            logs = [math.log(dropped_one) + _log_match(readings, text[1:], DIGIT_K)] if text[0] == "1" else []
+            if dropped_digit:
+                logs += [math.log(dropped_digit) + _log_match(readings, text[:i] + text[i + 1:], DIGIT_K)
+                         for i in range(len(text))]
+            scored.append((prior + max(logs), t, True))
         else:
             scored.append((prior + _log_match(readings, text, DIGIT_K), t, False))
     scored.append((math.log(1 - P_TABLE_KNOWN), free.value, False))
