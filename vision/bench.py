@@ -291,7 +291,7 @@ def field_confidences(reading: BulletinReading) -> dict[str, tuple[float, bool]]
 
 
 def validate(n_per_fold: int, seed: int, folds_dir: Path, mnist_folder: str | None,
-             wrong_score: float | None = None) -> dict:
+             wrong_score: float = WRONG_SCORE) -> dict:
     """Each fold network reads bulletins of its left-out families; the threshold is chosen there."""
     from .recognise import Recogniser
     from .trainset import mnist_shares
@@ -302,8 +302,7 @@ def validate(n_per_fold: int, seed: int, folds_dir: Path, mnist_folder: str | No
         meta = json.loads(onnx.with_suffix(".json").read_text(encoding="utf-8"))
         fams = [FAMILIES[m] for m in meta["sans"] if m in FAMILIES]
         recogniser = Recogniser.load_file(onnx)
-        cases = make_cases(n_per_fold, seed + len(records), fams, shares,
-                           WRONG_SCORE if wrong_score is None else wrong_score)
+        cases = make_cases(n_per_fold, seed + len(records), fams, shares, wrong_score)
         print(f"{onnx.stem} : {len(cases)} bulletins de {', '.join(f.name for f in fams)}", flush=True)
         for case in cases:
             r = read_bulletin(

@@ -58,15 +58,6 @@ INK_MIN = 0.3
 INK_MARGIN = 2.0
 
 
-def _ink_margin(readings: Sequence[CharReading]) -> float:
-    """How many times the reading as read beats its likeliest other reading (one cell changed)."""
-    ratios = []
-    for r in readings:
-        top = r.alternatives(2)
-        ratios.append(top[0][1] / max(top[1][1], 1e-12) if len(top) > 1 else math.inf)
-    return min(ratios, default=math.inf)
-
-
 #: below this the ink says nothing: the move's value, if it fits the ink better, is proposed
 #: (always flagged); above, what is written stays as read
 INK_PROPOSE = 0.5
@@ -491,10 +482,9 @@ def decode(
     ``DROPPED_ONE_UNSEEN``)."""
     free = decode_free(r)
     ink_table = free.table
+    dropped_one = DROPPED_ONE if table_hidden else DROPPED_ONE_UNSEEN
     if tables is not None and r.table:
-        free.table = _decode_table(
-            r.table, tables, ink_table, DROPPED_ONE if table_hidden else DROPPED_ONE_UNSEEN
-        )
+        free.table = _decode_table(r.table, tables, ink_table, dropped_one)
     if candidates is None or not r.word:
         return free
     cands = Candidate.all_of(candidates)
@@ -583,7 +573,7 @@ def decode(
         word_conf = min(word_conf, DISAGREE)
     elif not exact.get(bmove.word, True):  # cells and letters did not line up one to one
         word_conf = min(word_conf, 0.8)
-    elif r.lost or _guessed(r.word, bmove, cands) or _edge_guessed(r.word, bmove, cands):
+    elif r.lost or _guessed(r.word, bmove, cands):
         word_conf = min(word_conf, GUESSED)  # a letter the ink does not tell
     ref_field = (
         _written_field(r.ref, free_ref, free.ref.confidence, bmove.ref if bmove else None,
@@ -604,8 +594,7 @@ def decode(
     if tables is not None and r.table and bmove is not None and (
         (has_ref and len(r.ref) < len(bmove.ref)) or (has_score and len(r.score) < len(str(bmove.score)))
     ):  # this capture lost characters elsewhere (83 read 8 when M2 read 7 and 25 read 1)
-        table = _decode_table(r.table, tables, ink_table,
-                              DROPPED_ONE if table_hidden else DROPPED_ONE_UNSEEN, DROPPED_DIGIT)
+        table = _decode_table(r.table, tables, ink_table, dropped_one, DROPPED_DIGIT)
     if bmove is not None and table.value is not None and r.table:
         # the same hand wrote every field: a digit the game shows misread in the reference or
         # the score (M8 read M1) may be misread in the table as well (18 read 11)
@@ -648,6 +637,15 @@ def _log_evidence(readings: Sequence[CharReading], legal: str, k: int, p_ok: flo
     lik = _lik_written(readings, legal, k)
     space = float(k) ** len(readings)
     return math.log(p_ok * lik + (1 - p_ok) * max(1 - lik / space, 0.0) + 1e-300)
+
+
+def _ink_margin(readings: Sequence[CharReading]) -> float:
+    """How many times the reading as read beats its likeliest other reading (one cell changed)."""
+    ratios = []
+    for r in readings:
+        top = r.alternatives(2)
+        ratios.append(top[0][1] / max(top[1][1], 1e-12) if len(top) > 1 else math.inf)
+    return min(ratios, default=math.inf)
 
 
 def _written_field(
@@ -719,7 +717,10 @@ def _circles_overruled(cells: Sequence[CharReading], word: str) -> bool:
 
 
 def _guessed(cells: Sequence[CharReading], move: Candidate, cands: Sequence[Candidate]) -> bool:
-    """Whether a rival legal word (same place, same score) differs where the reader doubted ours."""
+    """Whether a rival legal word differs from ours only where the reader doubted ours: same
+    place and score, another letter; or our word less a doubtful first or last letter."""
+    if _edge_guessed(cells, move, cands):
+        return True
     word = move.word.upper()
     for rival in cands:
         if rival.ref != move.ref or rival.score != move.score or len(rival.word) != len(word):
@@ -755,9 +756,9 @@ def _edge_guessed(cells: Sequence[CharReading], move: Candidate, cands: Sequence
     if cells[-1].p(word[-1]) < GUESS_DOUBT:
         shorter.add((word[:-1], str(ref)))
     if cells[0].p(word[0]) < GUESS_DOUBT:
-        dr, dc = ref.step
-        if ref.row + dr < SIZE and ref.col + dc < SIZE:
-            shorter.add((word[1:], str(Ref(ref.row + dr, ref.col + dc, ref.horizontal))))
+        row, col = ref.squares(2)[1]  # the shorter word starts one square on
+        if row < SIZE and col < SIZE:
+            shorter.add((word[1:], str(Ref(row, col, ref.horizontal))))
     return any((c.word.upper(), c.ref) in shorter for c in cands)
 
 
