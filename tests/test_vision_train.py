@@ -275,3 +275,45 @@ def test_recalibrate_refits_the_temperatures_on_the_folds_read_in_the_views(tmp_
         capture_output=True, text=True, timeout=120,
     )
     assert cli.returncode == 2 and "vue inconnue tordu" in cli.stderr
+
+
+def test_two_trained_networks_combine_into_one_mean_network(tmp_path):
+    """An ensemble: the mean of two networks trained with other seeds on the same glyphs, one
+    ONNX graph the reader runs as any network, its folds the means of the members' folds, and
+    its temperatures refitted on them. Needs PyTorch (the train extra): without it, a clear
+    French message and nothing written."""
+    import shutil
+
+    from vision.cnn import GlyphNet
+    from vision.status import VisionError
+    from vision.train import combine, net_from_onnx
+
+    fams = [FAMILIES["net"], FAMILIES["police_comic"], FAMILIES["traits_grands"]]
+    try:
+        import torch  # noqa: F401
+    except ImportError:
+        with pytest.raises(TrainingUnavailable, match="PyTorch"):
+            combine([tmp_path / "a", tmp_path / "b"], tmp_path / "moyen", tmp_path / "cache", log=None)
+        assert not (tmp_path / "moyen").exists()
+        return
+    cache = tmp_path / "cache"
+    for name, net_seed in (("a", 1), ("b", 2)):
+        train(40, seed=3, out_dir=tmp_path / name, epochs=1, folds=3, fold_epochs=1, cache=cache,
+              families=fams, log=None, threads=1, net_seed=net_seed)
+        shutil.copytree(cache / "plis", tmp_path / name / "plis")
+    with pytest.raises(VisionError, match="pas de réseau"):
+        combine([tmp_path / "a", tmp_path / "rien"], tmp_path / "moyen", cache, n=40, seed=3, log=None)
+    report = combine([tmp_path / "a", tmp_path / "b"], tmp_path / "moyen", cache, n=40, seed=3, log=None)
+    assert set(report["par_famille"]) == {f.name for f in fams}
+    mean = GlyphNet.load(tmp_path / "moyen" / "glyphes.onnx")
+    a = GlyphNet.load(tmp_path / "a" / "glyphes.onnx")
+    b = GlyphNet.load(tmp_path / "b" / "glyphes.onnx")
+    assert mean.meta["membres"] == 2 and mean.meta["vues"] == ["id", "r+6", "r-6"]
+    images = np.random.default_rng(1).integers(0, 255, (5, 32, 32)).astype(np.uint8)
+    views = ("id",)
+    both = (a.logits_of_images(images, views) + b.logits_of_images(images, views)) / 2
+    assert np.allclose(mean.logits_of_images(images, views), both, atol=1e-3)
+    folds = sorted((cache / "plis").glob("pli*.onnx"))
+    assert len(folds) == 3 and all(GlyphNet.load(f).meta["membres"] == 2 for f in folds)
+    with pytest.raises(VisionError, match="moyenne de plusieurs"):
+        net_from_onnx(tmp_path / "moyen" / "glyphes.onnx")

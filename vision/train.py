@@ -198,6 +198,10 @@ def net_from_onnx(path: str | Path):
             layers.append((w, b))
     convs = [(w, b) for w, b in layers if w.ndim == 4]
     fcs = [(w, b) for w, b in layers if w.ndim == 2]
+    if len(fcs) != 2:  # a mean of networks (``average_networks``): each member goes on alone
+        raise VisionError(
+            f"{Path(path).name} est la moyenne de plusieurs réseaux : reprendre un de ses membres"
+        )
     net = build_net(batch_norm=False, channels=tuple(w.shape[0] for w, _ in convs),
                     hidden=fcs[0][0].shape[0])
     mods = [m for m in net if isinstance(m, torch.nn.Conv2d | torch.nn.Linear)]
@@ -612,6 +616,72 @@ def recalibrate(
     return {"temperature": temperature, "temperatures": temperatures, "par_famille": per}
 
 
+def average_networks(paths: list[Path], out: Path, meta: dict) -> Path:
+    """One ONNX network whose logits are the mean of the given networks' (an ensemble the
+    reader runs as any network). Networks trained with other seeds err on different glyphs
+    of a hand none has seen; their mean is right more often, and less sure where they
+    disagree."""
+    torch = _torch()
+
+    class _Mean(torch.nn.Module):
+        def __init__(self, nets) -> None:
+            super().__init__()
+            self.nets = torch.nn.ModuleList(nets)
+
+        def forward(self, x):  # a sum of Adds: the ops OpenCV's ONNX importer reads batched
+            total = self.nets[0](x)
+            for net in self.nets[1:]:
+                total = total + net(x)
+            return total / len(self.nets)
+
+    return export_onnx(_Mean([net_from_onnx(p).eval() for p in paths]).eval(), out, meta)
+
+
+def combine(
+    members: list[Path],
+    out_dir: Path = DATA_DIR,
+    cache: str | Path = CACHE,
+    views: tuple[str, ...] | None = None,
+    n: int = 3000,
+    seed: int = 1,
+    mnist: str | Path | None = None,
+    log: Callable[[str], None] | None = print,
+) -> dict:
+    """The ensemble of trained model folders (each: ``glyphes.onnx`` and the fold networks of
+    its training, ``plis/pliK.onnx``, on the same family folds): their mean network in
+    ``out_dir``, their mean fold networks in ``cache/plis``, and the temperatures refitted
+    on those folds (``recalibrate``): the ensemble is calibrated as it reads."""
+    _torch()  # before anything is checked or written: say at once when PyTorch is missing
+    members = [Path(m) for m in members]
+    fold_sets = []
+    for m in members:
+        if not (m / CHAR_MODEL.name).exists():
+            raise VisionError(f"pas de réseau {CHAR_MODEL.name} dans {m}")
+        folds = sorted((m / "plis").glob("pli*.onnx"))
+        if not folds:
+            raise VisionError(f"pas de réseaux de plis dans {m / 'plis'}")
+        fold_sets.append(folds)
+    left_out = [[json.loads(f.with_suffix(".json").read_text(encoding="utf-8")).get("sans") for f in folds]
+                for folds in fold_sets]
+    if any(lo != left_out[0] for lo in left_out):
+        raise VisionError("les membres n'ont pas été calibrés sur les mêmes plis de familles")
+    first = json.loads((members[0] / CHAR_MODEL.name).with_suffix(".json").read_text(encoding="utf-8"))
+    keep = {k: first[k] for k in ("familles", "plis") if k in first}
+    out = Path(out_dir) / CHAR_MODEL.name
+    average_networks([m / CHAR_MODEL.name for m in members], out,
+                     {"temperature": 1.0, **keep, "membres": len(members)})
+    plis = Path(cache) / "plis"
+    for k, held in enumerate(left_out[0]):
+        average_networks([folds[k] for folds in fold_sets], plis / f"pli{k + 1}.onnx",
+                         {"temperature": 1.0, "sans": held, "membres": len(members)})
+    for extra in sorted(plis.glob("pli*.onnx"))[len(left_out[0]):]:  # an older training's
+        extra.unlink()
+        extra.with_suffix(".json").unlink(missing_ok=True)
+    if log:
+        log(f"moyenne de {len(members)} réseaux → {out} ; {len(left_out[0])} plis → {plis}")
+    return recalibrate(out, plis, views, n, seed, cache, mnist, log)
+
+
 def _train_circles(n: int, seed: int, out_dir: Path, extra, log) -> None:
     _, _, wx, wy = collect(n, seed, log=log, augment=False)
     for _, window, label in extra:
@@ -649,6 +719,10 @@ def add_arguments(parser) -> None:
         "--recalibrer", action="store_true",
         help="sans réentraîner : réajuster les températures du réseau (de --sortie) sur les "
              "réseaux des plis du cache, lus dans les vues --vues")
+    parser.add_argument(
+        "--moyenne", nargs="+", metavar="DOSSIER",
+        help="sans réentraîner : le réseau moyen de ces dossiers (chacun glyphes.onnx et ses plis/) "
+             "dans --sortie, ses plis dans le cache, recalibré")
     parser.add_argument("--vues", help="vues de lecture, séparées par des virgules (défaut : id,r+6,r-6)")
 
 
@@ -656,7 +730,7 @@ def run(args, extra=()) -> int:
     import sys
 
     out = Path(args.sortie) if args.sortie else DATA_DIR
-    if args.recalibrer:
+    if args.recalibrer or args.moyenne:
         from .cnn import VIEW_TURNS
 
         views = tuple(v.strip() for v in args.vues.split(",")) if args.vues else None
@@ -666,9 +740,12 @@ def run(args, extra=()) -> int:
                   file=sys.stderr)
             return 2
         try:
-            recalibrate(out / CHAR_MODEL.name, Path(args.cache) / "plis", views, args.glyphes,
-                        args.graine, args.cache, args.mnist)
-        except VisionError as exc:
+            if args.moyenne:
+                combine(args.moyenne, out, args.cache, views, args.glyphes, args.graine, args.mnist)
+            else:
+                recalibrate(out / CHAR_MODEL.name, Path(args.cache) / "plis", views, args.glyphes,
+                            args.graine, args.cache, args.mnist)
+        except (VisionError, TrainingUnavailable) as exc:
             print(f"erreur : {exc}", file=sys.stderr)
             return 2
         return 0
