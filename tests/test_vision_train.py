@@ -234,6 +234,13 @@ def test_glyphs_are_read_in_the_networks_views_and_their_logits_averaged(tmp_pat
     assert np.allclose(viewed.logits_of_images(images), np.mean(each, axis=0), atol=1e-4)
     assert np.allclose(plain.logits_of_images(images), each[0])
     assert not np.allclose(each[0], each[1])
+    # thousands at once (the calibration reads whole families) go through in batches
+    from vision.cnn import BATCH
+
+    many = np.resize(images, (BATCH + 7, 32, 32))
+    got = viewed.logits_of_images(many)
+    assert got.shape == (BATCH + 7, len(CLASSES))
+    assert np.allclose(got[-7:], viewed.logits_of_images(many[-7:]), atol=1e-4)
 
 
 def test_recalibrate_refits_the_temperatures_on_the_folds_read_in_the_views(tmp_path):

@@ -28,6 +28,8 @@ from .features import SIDE, normalise
 VIEW_TURNS = {"id": 0.0, "r+6": 6.0, "r-6": -6.0}
 #: the views of a network whose JSON names none: the glyph as cut
 PLAIN_VIEWS = ("id",)
+#: glyphs given to the network at once
+BATCH = 2048
 #: the views a network is calibrated and read in from now on
 READ_VIEWS = ("id", "r+6", "r-6")
 
@@ -76,6 +78,9 @@ class GlyphNet:
         if len(images) == 0:
             return np.zeros((0, len(self.classes)), np.float32)
         views = views or self.views
+        if len(images) > BATCH:  # OpenCV sizes a blob in 32 bits: tens of thousands at once overflow
+            return np.concatenate([self.logits_of_images(images[i : i + BATCH], views)
+                                   for i in range(0, len(images), BATCH)])
         x = np.concatenate([view(images, v) for v in views]).astype(np.float32)[:, None] / 255.0
         self.net.setInput(x)
         out = np.asarray(self.net.forward(), np.float32).reshape(len(views), len(images), -1)
