@@ -324,3 +324,36 @@ def test_two_trained_networks_combine_into_one_mean_network(tmp_path):
     assert len(folds) == 3 and all(GlyphNet.load(f).meta["membres"] == 2 for f in folds)
     with pytest.raises(VisionError, match="moyenne de plusieurs"):
         net_from_onnx(tmp_path / "moyen" / "glyphes.onnx")
+
+
+def test_a_combed_patch_glyph_keeps_its_label_only_when_it_is_what_was_drawn_in_its_box():
+    """Training patches: a digit pushed into the next box is filed with it, and the box's
+    label would go to the residue left behind (a straight line learnt as any digit). A glyph
+    is kept only where its ink lies on its own character's strokes and holds most of them."""
+    from vision.fields import Glyph
+    from vision.trainset import _cut_as_drawn, make_patch
+
+    strokes = np.zeros((80, 120), bool)
+    strokes[20:60, 30:34] = True  # a "1" drawn at x 30–34
+    strokes[20:24, 30:45] = True
+
+    def glyph(x, y, image):
+        return Glyph("score", 0, 0, image.astype(np.float32), np.zeros((4, 4), np.float32), 0.1, 40.0,
+                     origin=(x, y))
+
+    drawn = strokes[20:60, 30:45]
+    assert _cut_as_drawn(glyph(30, 20, drawn), strokes)  # the drawing itself
+    assert _cut_as_drawn(glyph(33, 22, drawn), strokes)  # moved a few pixels by the photo
+    line = np.ones((40, 2))
+    assert not _cut_as_drawn(glyph(90, 20, line), strokes)  # the box's line, far from the digit
+    assert not _cut_as_drawn(glyph(30, 50, drawn[30:]), strokes)  # a piece of the digit only
+    assert not _cut_as_drawn(glyph(30, 20, drawn), np.zeros_like(strokes))  # nothing drawn there
+    # whole patches: the combed boxes' glyphs that survive are the digits written, not lines
+    rng = np.random.default_rng(4)
+    thin = kept = 0
+    for _ in range(60):
+        for img, label, field, _ in make_patch(FAMILIES["test_delphine"], rng):
+            if field != "grid":
+                kept += 1
+                thin += (img > 80).any(0).sum() <= 4 and CLASSES[label] != "1"
+    assert kept >= 40 and thin == 0

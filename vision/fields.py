@@ -71,6 +71,8 @@ class Glyph:
     #: the glyph reaches the printed top edge of its box, where a stroke lying on the edge
     #: (the bar of a 7) may have been erased with it
     touches_top: bool = False
+    #: where ``image``'s top-left pixel lies in the ink map the glyph was cut from (x, y)
+    origin: tuple[int, int] = (0, 0)
 
     @property
     def key(self) -> str:
@@ -582,6 +584,13 @@ def printed_matter(layout: Layout, size: tuple[int, int]) -> np.ndarray:
     return _PRINTED[key]
 
 
+def _placed(glyphs: dict[tuple[int, int], Glyph], x0: int, y0: int) -> dict[tuple[int, int], Glyph]:
+    """The glyphs cut in a field's region, their origins moved into the whole ink map."""
+    for g in glyphs.values():
+        g.origin = (g.origin[0] + x0, g.origin[1] + y0)
+    return glyphs
+
+
 def _glyphs(
     field: str,
     pieces: dict[tuple[int, int], list[tuple[int, tuple[int, int] | None]]],
@@ -634,7 +643,8 @@ def _glyphs(
                 sy0 - oy : sy1 - oy, sx0 - ox : sx1 - ox
             ]
         touches = _thick_edge_above(raw, (bx0, by0, bx1), xs_, ys_, cell)
-        out[rc] = Glyph(field, rc[0], rc[1], crop, window, ink_area / area, cell, touches)
+        out[rc] = Glyph(field, rc[0], rc[1], crop, window, ink_area / area, cell, touches,
+                        (int(xs_.min()), int(ys_.min())))
     return out
 
 
@@ -726,10 +736,11 @@ def _cut(
             for span, cell_rc in _split_at_rules(stats[lab], rc, rules, boxes, cell):
                 pieces.setdefault(cell_rc, []).append((lab, span))
     source = got.strokes if got.strokes is not None else sub
-    out = _glyphs(field, pieces, boxes, labels, stats, source, raw, cell, doubtful)
+    out = _placed(_glyphs(field, pieces, boxes, labels, stats, source, raw, cell, doubtful), x0, y0)
     alternative = None
     if alt_pieces is not None:
-        alternative = _glyphs(field, alt_pieces, boxes, labels, stats, source, raw, cell, set())
+        alternative = _placed(_glyphs(field, alt_pieces, boxes, labels, stats, source, raw, cell, set()),
+                              x0, y0)
     faint_cells = [(r, c, (b[0] + x0, b[1] + y0, b[2] + x0, b[3] + y0)) for (r, c), b in boxes.items()]
     doubtful |= _faint_cells(
         sub, (erased | band).astype(np.uint8), faint_cells, set(out), (x0, y0), cell, got.noise

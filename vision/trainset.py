@@ -38,7 +38,7 @@ from .models import CLASSES, CROSSED
 
 PX_PER_MM = 8.0  # page.CANON_PX_PER_MM: the resolution fields are cut at
 #: the generator's version in cached file names: crops cut by older code are not reused
-VERSION = "v2"
+VERSION = "v3"
 LETTERS = CHARS[:26]
 DIGITS = CHARS[26:]
 REF_ROWS = "ABCDEFGHIJKLMNO"
@@ -196,7 +196,9 @@ def make_patch(
     tint = np.array([rng.uniform(215, 250), rng.uniform(225, 252), rng.uniform(230, 255)]) / 255
     crop = (crop.astype(np.float32) * tint).astype(np.uint8)
     before = crop.copy()
+    drawn: dict[tuple[int, int], np.ndarray] = {}  # where each character's ink went
     for (r, c), ch in written.items():
+        ahead = crop.copy()
         bx0, by0, bx1, by1 = next(b for rr, cc, b in cells if (rr, cc) == (r, c))
         cx, cy = (bx0 + bx1) / 2 - ox, (by0 + by1) / 2 - oy
         side = ((bx1 - bx0) + (by1 - by0)) / 2
@@ -208,6 +210,7 @@ def make_patch(
             wrong = LETTERS[int(rng.integers(26))]
             draw_glyph(crop, wrong, (cx, cy), side, style, rng)
             draw_strike(crop, (cx, cy), side, style if isinstance(style, Style) else _strike_pen(style), rng)
+            drawn[(r, c)] = _drawn(ahead, crop)
             continue
         if mnist and ch in DIGITS and digits and digits.get(ch):
             bank = digits[ch]
@@ -216,6 +219,7 @@ def make_patch(
             draw_glyph(crop, ch, (cx, cy), side, style, rng)
         if field == "grid" and rng.random() < 0.1:
             draw_circle(crop, (cx, cy), side, style if isinstance(style, Style) else _strike_pen(style), rng)
+        drawn[(r, c)] = _drawn(ahead, crop)
     if ink_kind == "crayon":
         crop = _grain(before, crop, rng, rng.uniform(0.45, 0.9))
     elif ink_kind == "pale":
@@ -228,10 +232,50 @@ def make_patch(
     out = []
     for rc, g in glyphs.items():
         ch = written.get(rc)
-        if ch is None:
+        # a combed box's glyph that is not what was drawn there (a digit pushed into the next
+        # box and filed with it, the box's line left behind) would teach a wrong label; the
+        # grid's five-column patches are misregistered too much for the check (good letters
+        # would go), and their cells are placed, not shifted
+        if ch is None or (field != "grid" and not _cut_as_drawn(g, drawn[rc])):
             continue
         out.append((normalise(g.image), CLASSES.index(ch), field, ink_kind))
     return out
+
+
+#: how far (px) the photo's misregistration may move a stroke from where it was drawn
+DRAWN_SLACK = 7
+#: a glyph keeps its label when this share of its ink lies on its character's strokes, and
+#: its box holds this share of them
+ON_DRAWN = 0.7
+HOLDS_DRAWN = 0.6
+
+
+def _drawn(ahead: np.ndarray, after: np.ndarray) -> np.ndarray:
+    """The pixels one character's drawing changed (strokes, circle or strike)."""
+    return np.abs(after.astype(np.int16) - ahead.astype(np.int16)).max(axis=2) > 25
+
+
+def _cut_as_drawn(glyph, strokes: np.ndarray) -> bool:
+    """Whether a cut glyph is the character drawn in its box (``strokes``: that drawing's
+    pixels, in the ink map's coordinates), not a piece of it, a neighbour's digit or a rule's
+    residue: held-out digits read "1" were mostly such crops, mislabelled (stop 23)."""
+    if not strokes.any():
+        return False
+    ys, xs = np.nonzero(glyph.image > 0.25)
+    if len(ys) == 0:
+        return False
+    ys, xs = ys + glyph.origin[1], xs + glyph.origin[0]
+    h, w = strokes.shape
+    inside = (ys >= 0) & (ys < h) & (xs >= 0) & (xs < w)
+    near = cv2.dilate(strokes.astype(np.uint8), np.ones((2 * DRAWN_SLACK + 1,) * 2, np.uint8)) > 0
+    on = np.zeros(len(ys), bool)
+    on[inside] = near[ys[inside], xs[inside]]
+    gy0, gx0 = glyph.origin[1], glyph.origin[0]
+    gy1, gx1 = gy0 + glyph.image.shape[0], gx0 + glyph.image.shape[1]
+    sy, sx = np.nonzero(strokes)
+    held = ((sy >= gy0 - DRAWN_SLACK) & (sy < gy1 + DRAWN_SLACK)
+            & (sx >= gx0 - DRAWN_SLACK) & (sx < gx1 + DRAWN_SLACK))
+    return bool(on.mean() >= ON_DRAWN and held.mean() >= HOLDS_DRAWN)
 
 
 def _strike_pen(style: FontStyle) -> Style:
