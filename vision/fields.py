@@ -584,13 +584,6 @@ def printed_matter(layout: Layout, size: tuple[int, int]) -> np.ndarray:
     return _PRINTED[key]
 
 
-def _placed(glyphs: dict[tuple[int, int], Glyph], x0: int, y0: int) -> dict[tuple[int, int], Glyph]:
-    """The glyphs cut in a field's region, their origins moved into the whole ink map."""
-    for g in glyphs.values():
-        g.origin = (g.origin[0] + x0, g.origin[1] + y0)
-    return glyphs
-
-
 def _glyphs(
     field: str,
     pieces: dict[tuple[int, int], list[tuple[int, tuple[int, int] | None]]],
@@ -601,9 +594,11 @@ def _glyphs(
     raw: np.ndarray,
     cell: float,
     doubtful: set[tuple[int, int]],
+    offset: tuple[int, int] = (0, 0),
 ) -> dict[tuple[int, int], Glyph]:
     """The glyph of each cell from its strokes (labels, column range or None for all of
-    it); a cell with some ink but too little for a character is added to ``doubtful``."""
+    it); a cell with some ink but too little for a character is added to ``doubtful``.
+    ``offset``: where the field's region lies in the whole ink map (the glyphs' origins)."""
     out: dict[tuple[int, int], Glyph] = {}
     for rc, entries in pieces.items():
         box = boxes.get(rc) or boxes[sorted(boxes)[-1]]
@@ -644,7 +639,7 @@ def _glyphs(
             ]
         touches = _thick_edge_above(raw, (bx0, by0, bx1), xs_, ys_, cell)
         out[rc] = Glyph(field, rc[0], rc[1], crop, window, ink_area / area, cell, touches,
-                        (int(xs_.min()), int(ys_.min())))
+                        (int(xs_.min()) + offset[0], int(ys_.min()) + offset[1]))
     return out
 
 
@@ -736,11 +731,10 @@ def _cut(
             for span, cell_rc in _split_at_rules(stats[lab], rc, rules, boxes, cell):
                 pieces.setdefault(cell_rc, []).append((lab, span))
     source = got.strokes if got.strokes is not None else sub
-    out = _placed(_glyphs(field, pieces, boxes, labels, stats, source, raw, cell, doubtful), x0, y0)
+    out = _glyphs(field, pieces, boxes, labels, stats, source, raw, cell, doubtful, (x0, y0))
     alternative = None
     if alt_pieces is not None:
-        alternative = _placed(_glyphs(field, alt_pieces, boxes, labels, stats, source, raw, cell, set()),
-                              x0, y0)
+        alternative = _glyphs(field, alt_pieces, boxes, labels, stats, source, raw, cell, set(), (x0, y0))
     faint_cells = [(r, c, (b[0] + x0, b[1] + y0, b[2] + x0, b[3] + y0)) for (r, c), b in boxes.items()]
     doubtful |= _faint_cells(
         sub, (erased | band).astype(np.uint8), faint_cells, set(out), (x0, y0), cell, got.noise

@@ -27,7 +27,7 @@ import numpy as np
 from .classifier import train_mlp
 from .features import glyph_features, window_features
 from .fields import cut_fields
-from .glyphs import CHARS, TRAIN_FAMILIES, TRAIN_STYLES, Family
+from .glyphs import CHARS, FAMILIES, TRAIN_FAMILIES, TRAIN_STYLES, Family
 from .layout import Layout
 from .load import load_image
 from .models import CHAR_MODEL, CIRCLE_MODEL, CLASSES, DATA_DIR
@@ -303,15 +303,6 @@ def fit_net(
     return net.eval()
 
 
-def net_logits(net, x: np.ndarray) -> np.ndarray:
-    torch = _torch()
-    out = []
-    with torch.no_grad():
-        for i in range(0, len(x), 2048):
-            out.append(net(torch.tensor(x[i : i + 2048], dtype=torch.float32)[:, None] / 255.0).numpy())
-    return np.concatenate(out) if out else np.zeros((0, len(CLASSES)), np.float32)
-
-
 def export_onnx(net, path: str | Path, meta: dict) -> Path:
     """The network as ONNX (opset 13, any batch size) + its JSON (classes, temperature…)."""
     torch = _torch()
@@ -471,7 +462,7 @@ def train(
     families are always on all of that family's glyphs); ``net_seed``: the networks' own
     seed (weights, batches, distortions), ``seed`` by default: another network on the same
     cached glyphs, e.g. a second member of an ensemble."""
-    from .cnn import READ_VIEWS, view
+    from .cnn import READ_VIEWS
     from .features import normalise
 
     _torch()  # before minutes of glyph generation: say at once when PyTorch is missing
@@ -518,8 +509,8 @@ def train(
     convs = [m for m in net if isinstance(m, torch.nn.Conv2d)]
     shape = {"channels": tuple(m.out_channels for m in convs),
              "hidden": next(m for m in net if isinstance(m, torch.nn.Linear)).out_features}
-    logits_out, y_out, f_out, order = [], [], [], []
     fold_sets = family_folds([f for f in families if f.name in sets], folds) if folds > 1 else []
+    plis = cache / "plis"
     for k, held in enumerate(fold_sets):
         train_names = [m for m in names if m not in held]
         if log:
@@ -527,39 +518,16 @@ def train(
         x, y, fi = _stack(sets, train_names, fold_share)
         fold = fit_net(x, y, fi, epochs=fold_epochs or max(2, epochs // 2), seed=net_seed + k + 1,
                        threads=threads, log=log, net=build_net(**shape))
-        xv, yv, fv = _stack(sets, held)
-        logits_out.append(np.mean([net_logits(fold, view(xv, v)) for v in READ_VIEWS], axis=0))
-        y_out.append(yv)
-        f_out.append(fv)
-        order += [m for m in held if m in sets]
-        export_onnx(fold, cache / "plis" / f"pli{k + 1}.onnx",
+        export_onnx(fold, plis / f"pli{k + 1}.onnx",
                     {"temperature": 1.0, "sans": held, "vues": list(READ_VIEWS)})
         report["plis"].append(held)
-    temperature = 1.0
-    if logits_out:
-        lo, yo, fo = np.concatenate(logits_out), np.concatenate(y_out), np.concatenate(f_out)
-        temperature, temperatures = fit_temperatures(lo, yo, fo)
-        per = family_report(lo, sets, order, np.array([temperatures[FIELDS[i]] for i in fo]))
-        report["temperature"] = temperature
-        report["temperatures"] = temperatures
-        report["par_famille"] = per
-        worst = min(per, key=lambda m: per[m]["exactitude"])
-        if log:
-            log(f"température (familles non vues) : {temperature:.2f} ; par champ : "
-                + ", ".join(f"{k} {v:.2f}" for k, v in temperatures.items()))
-            for m, r in sorted(per.items(), key=lambda kv: kv[1]["exactitude"]):
-                log(f"  {m:24s} exactitude {r['exactitude']:.3f}  "
-                    f"fausses sûres ≥0,95 {r['fausses_sures']:.4f}")
-            log(f"pire famille : {worst} ({per[worst]['exactitude']:.3f})")
-        paths = [cache / "plis" / f"pli{k + 1}.json" for k in range(len(report["plis"]))]
-        for meta_path in [final.with_suffix(".json"), *paths]:  # all carry the fitted temperature
-            meta = json.loads(meta_path.read_text(encoding="utf-8"))
-            meta["temperature"] = temperature
-            meta["temperatures"] = temperatures
-            if meta_path == final.with_suffix(".json"):
-                meta["plis"] = report["plis"]
-                meta["exactitude_familles_exclues"] = per
-            meta_path.write_text(json.dumps(meta, ensure_ascii=False, indent=1), encoding="utf-8")
+    if fold_sets:  # the folds read the families they left out, as the kiosk reads: the temperature
+        _drop_extra_folds(plis, len(fold_sets))
+        meta_path = final.with_suffix(".json")
+        meta = json.loads(meta_path.read_text(encoding="utf-8"))
+        meta["plis"] = report["plis"]
+        meta_path.write_text(json.dumps(meta, ensure_ascii=False, indent=1), encoding="utf-8")
+        report.update(recalibrate(final, plis, READ_VIEWS, n, seed, cache, mnist, log))
     if circles:
         _train_circles(circles, seed, out_dir, extra, log)
     (cache / "rapport.json").write_text(json.dumps(report, ensure_ascii=False, indent=1), encoding="utf-8")
@@ -587,11 +555,10 @@ def recalibrate(
     paths = sorted(Path(folds_dir).glob("pli*.onnx"))
     if not paths:
         raise VisionError(f"aucun réseau de pli dans {folds_dir} : entraîner d'abord avec --plis")
-    by_name = {f.name: f for f in TRAIN_FAMILIES}
     logits, ys, fis, sets, order = [], [], [], {}, []
     for path in paths:
         fold = GlyphNet.load(path)
-        held = [by_name[name] for name in fold.meta.get("sans", []) if name in by_name]
+        held = [FAMILIES[name] for name in fold.meta.get("sans", []) if name in FAMILIES]
         part = load_sets(held, n, seed, Path(cache), mnist, log)
         x, y, fi = _stack(part, list(part))
         logits.append(fold.logits_of_images(x, views))
@@ -609,11 +576,23 @@ def recalibrate(
             meta["exactitude_familles_exclues"] = per
         meta_path.write_text(json.dumps(meta, ensure_ascii=False, indent=1), encoding="utf-8")
     if log:
-        log(f"vues {', '.join(views)} : température {temperature:.2f} ; par champ : "
+        log(f"vues {', '.join(views)} : température (familles non vues) {temperature:.2f} ; par champ : "
             + ", ".join(f"{k} {v:.2f}" for k, v in temperatures.items()))
+        for m, r in sorted(per.items(), key=lambda kv: kv[1]["exactitude"]):
+            log(f"  {m:24s} exactitude {r['exactitude']:.3f}  fausses sûres ≥0,95 {r['fausses_sures']:.4f}")
         worst = min(per, key=lambda m: per[m]["exactitude"])
         log(f"pire famille : {worst} ({per[worst]['exactitude']:.3f})")
     return {"temperature": temperature, "temperatures": temperatures, "par_famille": per}
+
+
+def _drop_extra_folds(plis: Path, n: int) -> None:
+    """Remove fold networks beyond the first ``n`` (an older training's, with more folds):
+    they would calibrate a network they never left families out of."""
+    keep = {f"pli{k + 1}" for k in range(n)}
+    for path in plis.glob("pli*.onnx"):
+        if path.stem not in keep:
+            path.unlink()
+            path.with_suffix(".json").unlink(missing_ok=True)
 
 
 def average_networks(paths: list[Path], out: Path, meta: dict) -> Path:
@@ -674,9 +653,7 @@ def combine(
     for k, held in enumerate(left_out[0]):
         average_networks([folds[k] for folds in fold_sets], plis / f"pli{k + 1}.onnx",
                          {"temperature": 1.0, "sans": held, "membres": len(members)})
-    for extra in sorted(plis.glob("pli*.onnx"))[len(left_out[0]):]:  # an older training's
-        extra.unlink()
-        extra.with_suffix(".json").unlink(missing_ok=True)
+    _drop_extra_folds(plis, len(left_out[0]))
     if log:
         log(f"moyenne de {len(members)} réseaux → {out} ; {len(left_out[0])} plis → {plis}")
     return recalibrate(out, plis, views, n, seed, cache, mnist, log)

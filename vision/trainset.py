@@ -196,9 +196,11 @@ def make_patch(
     tint = np.array([rng.uniform(215, 250), rng.uniform(225, 252), rng.uniform(230, 255)]) / 255
     crop = (crop.astype(np.float32) * tint).astype(np.uint8)
     before = crop.copy()
-    drawn: dict[tuple[int, int], np.ndarray] = {}  # where each character's ink went
+    # where each character's ink went, for the combed boxes' check below
+    drawn: dict[tuple[int, int], np.ndarray] = {}
+    check = field != "grid"
     for (r, c), ch in written.items():
-        ahead = crop.copy()
+        ahead = crop.copy() if check else None
         bx0, by0, bx1, by1 = next(b for rr, cc, b in cells if (rr, cc) == (r, c))
         cx, cy = (bx0 + bx1) / 2 - ox, (by0 + by1) / 2 - oy
         side = ((bx1 - bx0) + (by1 - by0)) / 2
@@ -210,8 +212,7 @@ def make_patch(
             wrong = LETTERS[int(rng.integers(26))]
             draw_glyph(crop, wrong, (cx, cy), side, style, rng)
             draw_strike(crop, (cx, cy), side, style if isinstance(style, Style) else _strike_pen(style), rng)
-            drawn[(r, c)] = _drawn(ahead, crop)
-            continue
+            continue  # only in the grid, which is not checked
         if mnist and ch in DIGITS and digits and digits.get(ch):
             bank = digits[ch]
             draw_sample(crop, bank[int(rng.integers(len(bank)))], (cx, cy), side, _mnist_pen(style, rng), rng)
@@ -219,7 +220,8 @@ def make_patch(
             draw_glyph(crop, ch, (cx, cy), side, style, rng)
         if field == "grid" and rng.random() < 0.1:
             draw_circle(crop, (cx, cy), side, style if isinstance(style, Style) else _strike_pen(style), rng)
-        drawn[(r, c)] = _drawn(ahead, crop)
+        if check:
+            drawn[(r, c)] = _drawn(ahead, crop)
     if ink_kind == "crayon":
         crop = _grain(before, crop, rng, rng.uniform(0.45, 0.9))
     elif ink_kind == "pale":
@@ -236,7 +238,7 @@ def make_patch(
         # box and filed with it, the box's line left behind) would teach a wrong label; the
         # grid's five-column patches are misregistered too much for the check (good letters
         # would go), and their cells are placed, not shifted
-        if ch is None or (field != "grid" and not _cut_as_drawn(g, drawn[rc])):
+        if ch is None or (check and not _cut_as_drawn(g, drawn[rc])):
             continue
         out.append((normalise(g.image), CLASSES.index(ch), field, ink_kind))
     return out
