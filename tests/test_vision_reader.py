@@ -172,3 +172,25 @@ def test_a_written_bulletin_is_never_called_blank():
                               mistakes=Mistakes(crossed_out=0.0))
     reading = read_bulletin(photograph(paper, rng, fx)[0])
     assert reading.status != VIERGE
+
+
+def test_numbers_are_flagged_when_the_capture_lost_a_whole_field():
+    """A word in 2H pencil too faint to cut (its strokes seen, no letter traced): the capture
+    lost ink on this bulletin, so the table and score read beside it may have lost a digit
+    too (family-out validation: 46 read 6 and 27 read 2, both at 0.99). They go to the
+    arbiter; a bulletin whose every written field was cut is not touched."""
+    from types import SimpleNamespace
+
+    from vision.reader import _lossy_capture
+
+    cell = object()
+    lost_word = SimpleNamespace(word=[], raccord=[], table=[cell], ref=[], score=[cell])
+    fields = SimpleNamespace(marked={"grid", "table", "score"})
+    assert _lossy_capture(fields, lost_word) == ["table", "score"]
+    lost_ref = SimpleNamespace(word=[cell], raccord=[], table=[cell], ref=[], score=[cell])
+    assert _lossy_capture(SimpleNamespace(marked={"grid", "ref", "table", "score"}), lost_ref) == [
+        "table", "score"]
+    whole = SimpleNamespace(word=[cell], raccord=[], table=[cell], ref=[cell], score=[cell])
+    assert _lossy_capture(SimpleNamespace(marked={"grid", "table", "ref", "score"}), whole) == []
+    # a field without strokes (no reference written, a raccord instead) is not a loss
+    assert _lossy_capture(SimpleNamespace(marked={"grid", "table", "score"}), lost_ref) == []

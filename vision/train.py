@@ -261,15 +261,17 @@ def fit_net(
     log: Callable[[str], None] | None = None,
     net=None,
     lr: float = 3e-3,
+    shape: dict | None = None,
 ):
     """Train the CNN (cross-entropy over each glyph's field classes). x: N×32×32 uint8.
 
-    ``net``: go on training this network (e.g. ``net_from_onnx``), at a lower ``lr``."""
+    ``net``: go on training this network (e.g. ``net_from_onnx``), at a lower ``lr``; else a
+    new one of ``shape`` (``build_net``'s channels and hidden units), seeded."""
     torch = _torch()
     torch.set_num_threads(threads)
     torch.manual_seed(seed)
     gen = torch.Generator().manual_seed(seed)
-    net = net if net is not None else build_net()
+    net = net if net is not None else build_net(**(shape or {}))
     masks = torch.tensor(field_masks())
     xt = torch.tensor(x, dtype=torch.uint8)
     yt = torch.tensor(y, dtype=torch.long)
@@ -466,6 +468,8 @@ def train(
     resume: str | Path | None = None,
     net_seed: int | None = None,
     unipen: str | Path | None = None,
+    channels: tuple[int, ...] = CHANNELS,
+    hidden: int = HIDDEN,
 ) -> dict:
     """Train, calibrate (family-out) and save the glyph network; returns the calibration report.
 
@@ -507,7 +511,7 @@ def train(
     before = json.loads(Path(resume).with_suffix(".json").read_text(encoding="utf-8")) if resume else {}
     net_seed = seed if net_seed is None else net_seed
     net = fit_net(x, y, fi, w, epochs=epochs, seed=net_seed, threads=threads, log=log, net=start,
-                  lr=1e-3 if resume else 3e-3)
+                  lr=1e-3 if resume else 3e-3, shape={"channels": tuple(channels), "hidden": hidden})
     final = export_onnx(net, out_dir / CHAR_MODEL.name,
                         {"temperature": 1.0, "familles": names, "plis": [], "vues": list(READ_VIEWS)})
     _torch().save(net.state_dict(), cache / "final.pt")  # to go on training later
@@ -531,7 +535,7 @@ def train(
             log(f"pli {k + 1}/{folds} : familles laissées de côté {', '.join(held)}")
         x, y, fi = _stack(sets, train_names, fold_share)
         fold = fit_net(x, y, fi, epochs=fold_epochs or max(2, epochs // 2), seed=net_seed + k + 1,
-                       threads=threads, log=log, net=build_net(**shape))
+                       threads=threads, log=log, shape=shape)
         export_onnx(fold, plis / f"pli{k + 1}.onnx",
                     {"temperature": 1.0, "sans": held, "vues": list(READ_VIEWS)})
         report["plis"].append(held)
@@ -720,6 +724,9 @@ def add_arguments(parser) -> None:
         help="sans réentraîner : le réseau moyen de ces dossiers (chacun glyphes.onnx et ses plis/) "
              "dans --sortie, ses plis dans le cache, recalibré")
     parser.add_argument("--vues", help="vues de lecture, séparées par des virgules (défaut : id,r+6,r-6)")
+    parser.add_argument("--canaux", default=",".join(map(str, CHANNELS)),
+                        help="canaux des trois étages de convolution (défaut 16,32,64)")
+    parser.add_argument("--cachees", type=int, default=HIDDEN, help="unités de la couche cachée (défaut 128)")
 
 
 def run(args, extra=()) -> int:
@@ -747,10 +754,16 @@ def run(args, extra=()) -> int:
             return 2
         return 0
     try:
+        channels = tuple(int(c) for c in args.canaux.split(","))
+    except ValueError:
+        print(f"erreur : --canaux attend des nombres séparés par des virgules : {args.canaux}",
+              file=sys.stderr)
+        return 2
+    try:
         train(args.glyphes, args.graine, out, extra, epochs=args.epoques, mnist=args.mnist,
               folds=args.plis, fold_epochs=args.epoques_plis, cache=args.cache, threads=args.fils,
               circles=args.cercles, fold_share=args.glyphes_plis, resume=args.reprendre,
-              net_seed=args.graine_reseau, unipen=args.unipen)
+              net_seed=args.graine_reseau, unipen=args.unipen, channels=channels, hidden=args.cachees)
     except (VisionError, TrainingUnavailable) as exc:
         print(f"erreur : {exc}", file=sys.stderr)
         return 2
