@@ -192,5 +192,12 @@ def test_numbers_are_flagged_when_the_capture_lost_a_whole_field():
         "table", "score"]
     whole = SimpleNamespace(word=[cell], raccord=[], table=[cell], ref=[cell], score=[cell])
     assert _lossy_capture(SimpleNamespace(marked={"grid", "table", "ref", "score"}), whole) == []
-    # a field without strokes (no reference written, a raccord instead) is not a loss
-    assert _lossy_capture(SimpleNamespace(marked={"grid", "table", "score"}), lost_ref) == []
+    # a raccord instead of a reference is no loss
+    by_raccord = SimpleNamespace(word=[cell], raccord=[cell], table=[cell], ref=[], score=[cell])
+    assert _lossy_capture(SimpleNamespace(marked={"grid", "table", "score"}), by_raccord) == []
+    # a word with no score, or placed nowhere (no reference, no raccord), even where no
+    # stroke was seen there: 128 read 2 (bench --faux-scores 0.5 --seed 7, 2H pencil)
+    no_score = SimpleNamespace(word=[cell], raccord=[], table=[cell], ref=[cell], score=[])
+    assert _lossy_capture(SimpleNamespace(marked={"grid", "table"}), no_score) == ["table", "ref"]
+    nowhere = SimpleNamespace(word=[cell], raccord=[], table=[cell], ref=[], score=[cell])
+    assert _lossy_capture(SimpleNamespace(marked={"grid", "table"}), nowhere) == ["table", "score"]

@@ -161,12 +161,16 @@ def _doubtful_fields(fields: Fields, groups, word_row: int) -> list[str]:
 
 
 def _lossy_capture(fields: Fields, groups) -> list[str]:
-    """The numbers read, when pen strokes were found in a field where nothing could be cut
-    (a word in 2H pencil too faint to trace): this capture lost ink, and a number read on
-    the same bulletin may have lost a digit as well (46 read 6, 27 read 2, both sure)."""
+    """The numbers read, when this capture lost ink: pen strokes found in a field where
+    nothing could be cut (a word in 2H pencil too faint to trace), or a word read with no
+    score, or with neither reference nor raccord (every bulletin carries them: too pale to
+    be seen). A number read on the same bulletin may have lost a digit as well (46 read 6
+    and 27 read 2 beside a lost word; 128 read 2 beside a lost reference and score)."""
     read = {"grid": groups.word or groups.raccord, "table": groups.table, "ref": groups.ref,
             "score": groups.score}
-    if not any(name in fields.marked and not cells for name, cells in read.items()):
+    unread = any(name in fields.marked and not cells for name, cells in read.items())
+    missing = bool(groups.word) and (not groups.score or not (groups.ref or groups.raccord))
+    if not (unread or missing):
         return []
     return [name for name in ("table", "ref", "score") if read[name]]
 
