@@ -203,6 +203,10 @@ def cases(f: dict[str, Path], tmp: Path) -> list[tuple[str, str, list[str], str]
                     ["entrainer", "--dossier", str(f[name]), "--photos", "1"], "dossier"))
     out.append(("vision entrainer --mnist /dev/zero", "vision",
                 ["entrainer", "--mnist", "/dev/zero", "--photos", "1"], "dossier"))
+    out.append(("vision entrainer --unipen /dev/zero", "vision",
+                ["entrainer", "--unipen", "/dev/zero", "--photos", "1"], "dossier"))
+    out.append(("vision entrainer --canaux x", "vision",
+                ["entrainer", "--canaux", "16,x,64", "--photos", "1"], "--canaux"))
     out.append(("vision calibrer --nom ../../x", "vision",
                 ["calibrer", str(f["photo.jpg"]), "--nom", "../../evasion"], "nom de modèle"))
     for name in (*GENERIC, "joueurs-nul.csv", "joueurs-guillemet.csv", "joueurs-table.csv",

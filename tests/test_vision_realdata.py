@@ -90,8 +90,13 @@ def test_unipen_segments_become_upright_unit_height_samples(tmp_path):
 def test_unipen_cache_gives_back_the_parsed_samples(tmp_path):
     root = _unipen_copy(tmp_path / "set")
     first = unipen.load(root, tmp_path / "cache")
-    assert (tmp_path / "cache" / unipen.CACHE_NAME).exists()
-    again = unipen.load(tmp_path / "nowhere", tmp_path / "cache")  # from the cache alone
+    assert len(list((tmp_path / "cache").glob("unipen-*.npz"))) == 1
+    for path in (root / "data").rglob("*.dat"):  # the cache alone now
+        path.write_text("", encoding="latin-1")
+    again = unipen.load(root, tmp_path / "cache")
+    # another folder is not read from that cache, and one that is not UNIPEN is refused
+    with pytest.raises(VisionError, match="UNIPEN"):
+        unipen.load(tmp_path / "nowhere", tmp_path / "cache")
     assert [(s.label, s.writer, s.key) for s in again] == [(s.label, s.writer, s.key) for s in first]
     for a, b in zip(again, first, strict=True):
         assert len(a.strokes) == len(b.strokes)
@@ -101,6 +106,10 @@ def test_unipen_cache_gives_back_the_parsed_samples(tmp_path):
 def test_a_folder_that_is_not_unipen_is_refused_in_french(tmp_path):
     with pytest.raises(VisionError, match="UNIPEN"):
         unipen.parse(tmp_path)
+    from vision.bench import main
+
+    assert main(["--unipen", str(tmp_path), "--n", "1"]) == 2
+    assert main(["--familles", "test_inconnue", "--n", "1"]) == 2
 
 
 def test_banks_group_sub_sources_into_families_and_leave_out_suspects():

@@ -195,8 +195,14 @@ def parse(root: str | Path, sections: Iterable[str] = SECTIONS) -> list[PenSampl
 
 
 def load(root: str | Path, cache: str | Path | None = None) -> list[PenSample]:
-    """``parse``, kept in ``cache`` (a folder) after the first time."""
-    path = Path(cache) / CACHE_NAME if cache else None
+    """``parse``, kept in ``cache`` (a folder) after the first time, under the copy's path."""
+    root = Path(root)
+    if not (root / "data").is_dir() or not (root / "include").is_dir():
+        raise VisionError(f"{root} n'est pas une copie de UNIPEN Train-R01/V07 (dossiers data/ et include/)")
+    import hashlib
+
+    tag = hashlib.sha256(str(root.resolve()).encode()).hexdigest()[:12]
+    path = Path(cache) / f"{Path(CACHE_NAME).stem}-{tag}.npz" if cache else None
     if path is not None and path.exists():
         with np.load(path, allow_pickle=False) as d:
             points, lengths, counts = d["points"], d["lengths"], d["counts"]
