@@ -479,6 +479,30 @@ def test_a_joker_the_circle_reader_surely_did_not_see_is_the_arbiters():
     assert d.word.value == "ELIs" and d.jokers_confidence <= 0.5
 
 
+def test_jokers_read_beside_an_unread_score_are_the_arbiters():
+    """GOBE written, its O large and round: the circle reader sees a circle (0.999), the score
+    42 is lost in the capture (one digit read, unsurely). Nothing checks the circle — GoBE (20)
+    and GOBE (21) differ only by it — so the jokers are no surer than the score; with the score
+    read, the same circle passes on its own. Without circles to choose (no joker in the tirage:
+    no legal move with one), an unread score leaves the jokers alone."""
+    from vision.reader import FLAG_THRESHOLD, _flags
+
+    moves = [Candidate("D6", "GOBE", 21), Candidate("D6", "GoBE", 20)]
+    cells = word_cells("GoBE")
+    cells[1].circled = 0.999
+    lost = decode(group_readings(cells + comb("ref", "D6") + comb("score", "8", {0: {"p": 0.35}})), moves)
+    assert lost.word.value == "GoBE" and lost.jokers_confidence <= lost.score.confidence < FLAG_THRESHOLD
+    assert {"score", "jokers"} <= set(_flags(lost, FLAG_THRESHOLD))
+    read = decode(group_readings(cells + comb("ref", "D6") + comb("score", "20", {i: {"p": 0.99} for i in range(2)})),
+                  moves)
+    assert read.word.value == "GoBE" and read.score.confidence >= FLAG_THRESHOLD
+    assert "jokers" not in _flags(read, FLAG_THRESHOLD)
+    plain = decode(group_readings(word_cells("GOBE") + comb("ref", "D6") + comb("score", "8", {0: {"p": 0.35}})),
+                   [Candidate("D6", "GOBE", 21)])
+    assert plain.word.value == "GOBE" and plain.jokers_confidence >= FLAG_THRESHOLD
+    assert "jokers" not in _flags(plain, FLAG_THRESHOLD)
+
+
 def _table_conf(word, ref, score, table, moves, tables=range(1, 201)):
     return decode(group_readings(word_cells(word) + comb("ref", ref) + comb("score", score)
                                  + comb("table", table, {i: {"p": 0.99} for i in range(3)})),

@@ -590,6 +590,11 @@ def decode(
         if has_score
         else FieldValue(None, 1.0)
     )
+    if bmove is not None and any(c.word != bmove.word and c.word.upper() == bmove.word.upper() for c in cands):
+        # the score is what checks the circles (a joker scores nothing): where the legal moves
+        # leave the jokers open, they are no surer than the score read (a big round O taken
+        # for a circle gives a joker no one wrote, and only the score would tell)
+        jconf = min(jconf, score_field.confidence if has_score else DISAGREE)
     table = free.table
     if tables is not None and r.table and bmove is not None and (
         (has_ref and len(r.ref) < len(bmove.ref)) or (has_score and len(r.score) < len(str(bmove.score)))
