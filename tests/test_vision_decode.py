@@ -184,6 +184,20 @@ def test_written_reference_stays_as_read():
     assert d.ref.value == "H5" and d.ref.confidence < 0.95
 
 
+def test_a_reference_is_sure_when_its_grammar_leaves_one_reading():
+    """M8's 8 read as much B as 8 (0.50 / 0.47): MB is no reference, M8 is the only reading
+    the cells allow, and the game backs it — sure. M7's 7 read 0.61 against a 1 at 0.32 stays
+    for the arbiter: M1 is a reference too, and the ink does not prefer M7 twice over."""
+    moves = [Candidate("M8", "VU", 16), Candidate("M7", "VU", 16), Candidate("M1", "VU", 13)]
+    base = word_cells("VU") + comb("score", "16", {i: {"p": 0.99} for i in range(2)})
+    twin = {0: {"p": 0.99}, 1: {"p": 0.47, "second": "B", "p2": 0.5}}
+    d = decode(group_readings(base + comb("ref", "M8", twin)), moves[:1])
+    assert d.ref.value == "M8" and d.ref.confidence >= 0.95
+    rival = {0: {"p": 0.99}, 1: {"p": 0.61, "second": "1", "p2": 0.32}}
+    d = decode(group_readings(base + comb("ref", "M7", rival)), moves[1:])
+    assert d.ref.value == "M7" and d.ref.confidence <= 0.5
+
+
 def test_table_that_fits_two_players_is_flagged():
     cells = comb("table", "17", {0: {"p": 0.99}, 1: {"p": 0.5, "second": "1", "p2": 0.45}})
     d = decode(group_readings(word_cells("MAISONS") + cells), MOVES, tables=[11, 17, 40])

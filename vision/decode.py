@@ -390,6 +390,18 @@ _TWINS = {"O": "0", "0": "O", "I": "1", "1": "I"}
 TWIN_SHARE = 0.3
 
 
+def _ref_likelihoods(readings: Sequence[CharReading]) -> list[tuple[str, float]]:
+    """Each reference of the cells' length (two or three) and how well the cells fit it; an O
+    and a 0, an I and a 1 count partly for each other (one shape, its position decides)."""
+
+    def p(cell: CharReading, ch: str) -> float:
+        twin = _TWINS.get(ch)
+        return cell.p(ch) + (TWIN_SHARE * cell.p(twin) if twin else 0.0)
+
+    return [(ref, math.prod(p(r, ch) for r, ch in zip(readings, ref, strict=True)))
+            for ref in _references(len(readings))]
+
+
 def read_ref(readings: Sequence[CharReading]) -> tuple[str, float]:
     """The reference the cells most probably hold, and how sure the ink alone is of it.
 
@@ -410,18 +422,12 @@ def read_ref(readings: Sequence[CharReading]) -> tuple[str, float]:
     if n not in (2, 3):
         return text, _text_confidence(readings) if _parses(text) else 0.0
     best, best_lik, total = text, -1.0, 0.0
-
-    def p(cell: CharReading, ch: str) -> float:  # O and 0, I and 1: one shape, by position
-        twin = _TWINS.get(ch)
-        return cell.p(ch) + (TWIN_SHARE * cell.p(twin) if twin else 0.0)
-
-    refs = _references(n)
-    for ref in refs:
-        lik = math.prod(p(r, ch) for r, ch in zip(readings, ref, strict=True))
+    liks = _ref_likelihoods(readings)
+    for ref, lik in liks:
         total += lik
         if lik > best_lik:
             best, best_lik = ref, lik
-    count = len(refs)
+    count = len(liks)
     valid = (1 - REF_INVALID) / count
     other = REF_INVALID / float(REF_K) ** n  # the cells' likelihood summed over all strings
     return best, valid * best_lik / (valid * total + other)
@@ -653,6 +659,16 @@ def _ink_margin(readings: Sequence[CharReading]) -> float:
     return min(ratios, default=math.inf)
 
 
+def _ref_margin(readings: Sequence[CharReading]) -> float:
+    """How many times the likeliest reference beats the next one: a reference is read by its
+    grammar (``read_ref``), so an 8 read as much B as 8 in M8 is no coin toss (MB is no
+    reference), while a 7 read 0.61 against a 1 at 0.32 in M7 is (M1 is one)."""
+    if len(readings) not in (2, 3):
+        return _ink_margin(readings)
+    liks = sorted((lik for _, lik in _ref_likelihoods(readings)), reverse=True)
+    return liks[0] / max(liks[1], 1e-300) if liks[0] > 0 else 0.0
+
+
 def _written_field(
     readings: Sequence[CharReading],
     value: object,
@@ -691,8 +707,10 @@ def _written_field(
             return FieldValue(legal, min(p_legal, DISAGREE), [(legal, p_legal), (value, p_value)])
         conf = min(p_value, DISAGREE)
         alternatives = [(value, conf), (legal, p_legal)]
-    if ink_conf < INK_MIN or _ink_margin(readings) < INK_MARGIN:  # the game cannot make a
-        # doubtful reading sure: the ink must at least prefer it clearly to its next reading
+    margin = _ref_margin(readings) if k == REF_K else _ink_margin(readings)
+    if ink_conf < INK_MIN or margin < INK_MARGIN:  # the game cannot make a doubtful reading
+        # sure: the ink must at least prefer it clearly to its next reading (a reference's
+        # next reading is the next reference)
         conf = min(conf, DISAGREE)
     return FieldValue(value, conf, alternatives)
 
