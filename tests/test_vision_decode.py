@@ -380,6 +380,22 @@ def test_a_jokers_letter_read_unsurely_between_two_legal_words_is_flagged():
     assert d.word.value == "SoLIVE" and d.word.confidence >= FLAG_THRESHOLD
 
 
+def test_a_plain_letter_read_unsurely_is_guessed_only_if_the_rival_letter_is_near():
+    """PLUMAI written, its I read 0.56 (no circle): PLUMAS is as legal at the same place for
+    the same score. Where the S gets 0.01, the reader still prefers the I fifty times over:
+    read, not guessed. Where the S gets 0.2, the word hangs on that cell: flagged."""
+    from vision.reader import FLAG_THRESHOLD
+
+    moves = [Candidate("H4", "PLUMAI", 22), Candidate("H4", "PLUMAS", 22)]
+    tail = comb("ref", "H4") + comb("score", "22", {i: {"p": 0.99} for i in range(2)})
+    far = decode(group_readings(word_cells("PLUMAI", overrides={5: {"p": 0.56, "second": "S", "p2": 0.01}})
+                                + tail), moves)
+    assert far.word.value == "PLUMAI" and far.word.confidence >= FLAG_THRESHOLD
+    near = decode(group_readings(word_cells("PLUMAI", overrides={5: {"p": 0.56, "second": "S", "p2": 0.2}})
+                                 + tail), moves)
+    assert near.word.value == "PLUMAI" and near.word.confidence < FLAG_THRESHOLD
+
+
 def test_a_raccord_read_short_where_the_grid_has_more_letters_is_flagged():
     """No reference, a raccord of two letters A S written under VAGUEZ; the capture lost the
     S. One letter is a sanctioned raccord: where the grid beside the move has a letter the

@@ -42,6 +42,9 @@ OVERRULED = 0.05
 #: two: on a hand never seen, the runner-up letters' order means little (a circled A read
 #: O at 0.5, A nowhere: SoLIVE for SaLIVE, sure at 0.999)
 GUESS_DOUBT = 0.7
+#: … unless the letter is in no circle and the reader prefers it this many times to the rival
+#: word's letter there: an I read 0.56 where the rival has an S at 0.01 is read, not guessed
+GUESS_RATIO = 10.0
 #: confidence cap of a word whose letter the game chose where the ink does not tell (a rival
 #: legal word differs there, or the box's letter was not seen)
 GUESSED = 0.85
@@ -752,9 +755,19 @@ def _guessed(cells: Sequence[CharReading], move: Candidate, cands: Sequence[Cand
         if other == word:
             continue
         for cell, a, b in zip(cells, word, other, strict=True):
-            if a != b and cell.p(a) < GUESS_DOUBT:
+            if a != b and _doubted(cell, a, b):
                 return True
     return False
+
+
+def _doubted(cell: CharReading, ours: str, rival: str) -> bool:
+    """Whether the reader leaves the cell between our letter and a rival word's: read under
+    ``GUESS_DOUBT``, and either circled (a joker's letter: the circle's ink muddles it) or
+    not preferred ``GUESS_RATIO`` times to the rival's letter."""
+    p = cell.p(ours)
+    if p >= GUESS_DOUBT:
+        return False
+    return cell.circled >= 0.5 or p < GUESS_RATIO * cell.p(rival)
 
 
 def _misread_digits(read: str, legal: str) -> set[str]:
