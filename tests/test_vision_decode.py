@@ -523,12 +523,13 @@ def test_jokers_read_beside_an_unread_score_are_the_arbiters():
     lost = decode(group_readings(cells + comb("ref", "D6") + comb("score", "8", {0: {"p": 0.35}})), moves)
     assert lost.word.value == "GoBE" and lost.jokers_confidence <= lost.score.confidence < FLAG_THRESHOLD
     assert {"score", "jokers"} <= set(_flags(lost, FLAG_THRESHOLD))
-    read = decode(group_readings(cells + comb("ref", "D6") + comb("score", "20", {i: {"p": 0.99} for i in range(2)})),
-                  moves)
+    sure = {i: {"p": 0.99} for i in range(2)}
+    read = decode(group_readings(cells + comb("ref", "D6") + comb("score", "20", sure)), moves)
     assert read.word.value == "GoBE" and read.score.confidence >= FLAG_THRESHOLD
     assert "jokers" not in _flags(read, FLAG_THRESHOLD)
-    plain = decode(group_readings(word_cells("GOBE") + comb("ref", "D6") + comb("score", "8", {0: {"p": 0.35}})),
-                   [Candidate("D6", "GOBE", 21)])
+    unsure = comb("score", "8", {0: {"p": 0.35}})
+    only_plain = [Candidate("D6", "GOBE", 21)]
+    plain = decode(group_readings(word_cells("GOBE") + comb("ref", "D6") + unsure), only_plain)
     assert plain.word.value == "GOBE" and plain.jokers_confidence >= FLAG_THRESHOLD
     assert "jokers" not in _flags(plain, FLAG_THRESHOLD)
 

@@ -599,7 +599,8 @@ def decode(
         if has_score
         else FieldValue(None, 1.0)
     )
-    if bmove is not None and any(c.word != bmove.word and c.word.upper() == bmove.word.upper() for c in cands):
+    upper = bmove.word.upper() if bmove is not None else None
+    if bmove is not None and any(c.word != bmove.word and c.word.upper() == upper for c in cands):
         # the score is what checks the circles (a joker scores nothing): where the legal moves
         # leave the jokers open, they are no surer than the score read (a big round O taken
         # for a circle gives a joker no one wrote, and only the score would tell)
