@@ -586,7 +586,7 @@ def decode(
         word_conf = min(word_conf, GUESSED)  # a letter the ink does not tell
     ref_field = (
         _written_field(r.ref, free_ref, free.ref.confidence, bmove.ref if bmove else None,
-                       REF_K, P_REF_OK, ref_text, support(0, lambda m: m.ref))
+                       REF_K, P_REF_OK, ref_text, support(0, lambda m: m.ref), _ref_margin(r.ref))
         if has_ref
         else FieldValue(None, 1.0)
     )
@@ -599,8 +599,7 @@ def decode(
         if has_score
         else FieldValue(None, 1.0)
     )
-    upper = bmove.word.upper() if bmove is not None else None
-    if bmove is not None and any(c.word != bmove.word and c.word.upper() == upper for c in cands):
+    if bmove is not None and any(c.word != bmove.word and c.word.upper() == bword.upper() for c in cands):
         # the score is what checks the circles (a joker scores nothing): where the legal moves
         # leave the jokers open, they are no surer than the score read (a big round O taken
         # for a circle gives a joker no one wrote, and only the score would tell)
@@ -682,6 +681,7 @@ def _written_field(
     p_ok: float,
     text: str | None = None,
     support: float = 1.0,
+    margin: float | None = None,
 ) -> FieldValue:
     """A reference or score: ``value`` as its ink reads; the move's ``legal`` value only changes
     how sure that reading is. Only when the ink hesitates (under ``INK_PROPOSE``) and the move's
@@ -689,7 +689,8 @@ def _written_field(
     capped (nothing corroborates it). ``support``: how sure the game is of the move's value
     on the other fields; the game raises a reading no higher than that, or than the ink
     alone (a 2 read 1 at 0.92 must not become a sure H11 because a doubtful word has a move
-    at H11)."""
+    at H11). ``margin``: how clearly the ink prefers its reading to the next one (``_ink_margin``
+    by default: cell by cell)."""
     if legal is None:
         return FieldValue(value, min(ink_conf, DISAGREE), [(value, ink_conf)])
     text = str(value) if text is None else text
@@ -711,7 +712,7 @@ def _written_field(
             return FieldValue(legal, min(p_legal, DISAGREE), [(legal, p_legal), (value, p_value)])
         conf = min(p_value, DISAGREE)
         alternatives = [(value, conf), (legal, p_legal)]
-    margin = _ref_margin(readings) if k == REF_K else _ink_margin(readings)
+    margin = _ink_margin(readings) if margin is None else margin
     if ink_conf < INK_MIN or margin < INK_MARGIN:  # the game cannot make a doubtful reading
         # sure: the ink must at least prefer it clearly to its next reading (a reference's
         # next reading is the next reference)

@@ -15,6 +15,7 @@ strokes are then kept beside the training glyphs (``unipen-v1.npz``).
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -146,12 +147,20 @@ def normalised(strokes: Iterable[np.ndarray]) -> tuple[np.ndarray, ...] | None:
     return tuple(((s - centre) / h * np.array([sx, 1], np.float32)).astype(np.float32) for s in strokes)
 
 
+def _is_copy(root: Path) -> bool:
+    return (root / "data").is_dir() and (root / "include").is_dir()
+
+
+def _not_a_copy(root: Path) -> VisionError:
+    return VisionError(f"{root} n'est pas une copie de UNIPEN Train-R01/V07 (dossiers data/ et include/)")
+
+
 def parse(root: str | Path, sections: Iterable[str] = SECTIONS) -> list[PenSample]:
     """Every digit and capital of the given sections of a UNIPEN Train-R01/V07 copy."""
     root = Path(root)
     files = sorted(p for s in sections for p in (root / "data" / s).rglob("*") if p.is_file())
-    if not files or not (root / "include").is_dir():
-        raise VisionError(f"{root} n'est pas une copie de UNIPEN Train-R01/V07 (dossiers data/ et include/)")
+    if not files or not _is_copy(root):
+        raise _not_a_copy(root)
     out: list[PenSample] = []
     seen: set[tuple] = set()
     for path in files:
@@ -197,10 +206,8 @@ def parse(root: str | Path, sections: Iterable[str] = SECTIONS) -> list[PenSampl
 def load(root: str | Path, cache: str | Path | None = None) -> list[PenSample]:
     """``parse``, kept in ``cache`` (a folder) after the first time, under the copy's path."""
     root = Path(root)
-    if not (root / "data").is_dir() or not (root / "include").is_dir():
-        raise VisionError(f"{root} n'est pas une copie de UNIPEN Train-R01/V07 (dossiers data/ et include/)")
-    import hashlib
-
+    if not _is_copy(root):  # before any cache: a wrong folder must not read another's parse
+        raise _not_a_copy(root)
     tag = hashlib.sha256(str(root.resolve()).encode()).hexdigest()[:12]
     path = Path(cache) / f"{Path(CACHE_NAME).stem}-{tag}.npz" if cache else None
     if path is not None and path.exists():
