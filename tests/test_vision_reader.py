@@ -174,6 +174,20 @@ def test_a_written_bulletin_is_never_called_blank():
     assert reading.status != VIERGE
 
 
+def test_a_word_too_pale_to_cut_in_a_grainy_photo_is_not_called_blank():
+    """A pencil lighter than 2H whose broken strokes no threshold joins into a letter: its
+    cells still stand out of the grid's empty ones, side by side (a word), so the bulletin
+    goes to the arbiter instead of becoming a zero. These photos were called blank before."""
+    from vision.synth import Ink, random_content
+
+    ink = Ink("très_pâle", (120, 118, 122), (0.15, 0.3), grain=0.65, pressure=0.25)
+    for seed in (9018, 9020, 9023):
+        content = random_content(np.random.default_rng(seed))
+        reading = read_bulletin(render_bulletin(content, seed=seed, ink=ink)[0])
+        assert reading.status == "a_verifier" and "blanc" not in reading.bulletin()
+        assert "word" in reading.flagged
+
+
 def test_numbers_are_flagged_when_the_capture_lost_a_whole_field():
     """A word in 2H pencil too faint to cut (its strokes seen, no letter traced): the capture
     lost ink on this bulletin, so the table and score read beside it may have lost a digit

@@ -145,3 +145,18 @@ def test_miscounts_are_the_ones_players_make():
     deltas = {w - s for s, w in wrong}
     assert {10, -10, 24, 50, -30} <= deltas  # 24→34/14, 24→48, 7→57, 60→30
     assert sum(abs(w - s) < 10 for s, w in wrong) > len(wrong) / 3  # most: a letter's value
+
+
+def test_the_bench_counts_a_written_bulletin_read_blank_as_silent():
+    """The correction gives a blank bulletin a zero without showing it: for the bench and
+    the family-out validation, a written one read blank is a silent error, never a flag."""
+    from vision.bench import _flagged, field_confidences
+    from vision.reader import BulletinReading
+    from vision.status import FLOUE, VIERGE
+
+    blank = BulletinReading(None, VIERGE, "bulletin vierge")
+    assert not _flagged(blank, "word") and not _flagged(blank, "table")
+    assert all(conf == 1.0 and not hard for conf, hard in field_confidences(blank).values())
+    blurred = BulletinReading(None, FLOUE, "photo trop floue")
+    assert _flagged(blurred, "word")
+    assert all(conf == 0.0 and hard for conf, hard in field_confidences(blurred).values())

@@ -32,7 +32,7 @@ from .decode import Candidate
 from .demo import choose_content
 from .glyphs import FAMILIES, HELD_OUT_FAMILIES, Family, FontStyle, Style, usable
 from .reader import FLAG_THRESHOLD, BulletinReading, read_bulletin
-from .status import VisionError
+from .status import VIERGE, VisionError
 from .synth import BulletinContent, render_bulletin
 
 FIELDS = ("table", "word", "jokers", "ref", "score", "raccord")
@@ -170,6 +170,10 @@ def _got(reading: BulletinReading) -> dict:
 
 
 def _flagged(reading: BulletinReading, name: str) -> bool:
+    """Whether the arbiter is shown this field. A bulletin read as blank is not: the
+    correction gives it a zero, so a written one called blank is a silent error."""
+    if reading.status == VIERGE:
+        return False
     if reading.status not in ("ok", "a_verifier"):
         return True
     return name in reading.flagged
@@ -279,7 +283,10 @@ def _print(r: dict, label: str) -> None:
 
 
 def field_confidences(reading: BulletinReading) -> dict[str, tuple[float, bool]]:
-    """Per field: (confidence, flagged whatever the threshold) of a reading made at threshold 0."""
+    """Per field: (confidence, flagged whatever the threshold) of a reading made at threshold 0
+    (a bulletin read as blank is sure of its empty fields: the correction gives a zero)."""
+    if reading.status == VIERGE:
+        return {f: (1.0, False) for f in FIELDS}
     if reading.status not in ("ok", "a_verifier"):
         return {f: (0.0, True) for f in FIELDS}
     out = {}

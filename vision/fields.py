@@ -37,6 +37,13 @@ FAINT_INK = 0.06
 #: an empty cell of the grid whose mean ink exceeds the other cells' by this much (and by
 #: far more than they differ) holds a letter too pale to trace
 CELL_EXCESS = 0.004
+#: on a grid where nothing was cut, a cell is lit when this share of its pixels stands three
+#: noise spreads out of its surroundings (and far out of the other cells' share): a 2H pencil
+#: in a grainy photo leaves broken traces no threshold joins into a letter
+PALE_SHARE = 0.01
+#: … and two lit cells side by side in a row are a word too pale to cut (a word fills
+#: adjacent cells; noise and the residue of a rule do not light a short run)
+PALE_RUN = 2
 #: ink noise (robust spread off the rules) above which the ink is smoothed before thresholds
 NOISY = 0.03
 #: a pen whose strokes (90th percentile) are lighter than this is faint (pencil, light
@@ -247,6 +254,45 @@ def _faint_cells(
         n, _, stats, _ = cv2.connectedComponentsWithStats(inner, connectivity=8)
         if n > 1 and stats[1:, cv2.CC_STAT_HEIGHT].max() >= 0.3 * cell:
             found.add((r, c))
+    if not written and len(cells) >= 12:
+        found |= _pale_word(smooth, near, spread, cells, origin, m)
+    return found
+
+
+def _pale_word(
+    smooth: np.ndarray, near: np.ndarray, spread: float,
+    cells: list[tuple[int, int, tuple[int, int, int, int]]], origin: tuple[int, int], m: int,
+) -> set[tuple[int, int]]:
+    """Cells of a grid where nothing was cut that hold a word too pale to trace: a run of
+    ``PALE_RUN`` to 15 adjacent cells of a row whose share of pixels above three noise
+    spreads is an outlier among the grid's cells. The bulletin then goes to the arbiter
+    instead of being called blank (a zero for the player)."""
+    x0, y0 = origin
+    above = smooth > 3 * spread
+    share = {}
+    for r, c, (bx0, by0, bx1, by1) in cells:
+        sl = (slice(max(by0 - y0 + m, 0), by1 - y0 - m), slice(max(bx0 - x0 + m, 0), bx1 - x0 - m))
+        keep = ~near[sl]
+        if keep.any():
+            share[r, c] = float(above[sl][keep].mean())
+    if len(share) < 12:
+        return set()
+    values = np.array(list(share.values()))
+    med = float(np.median(values))
+    floor = max(PALE_SHARE, med + 6 * 1.4826 * float(np.median(np.abs(values - med))))
+    lit = {rc for rc, v in share.items() if v >= floor}
+    found: set[tuple[int, int]] = set()
+    for r in sorted({r for r, _ in lit}):
+        cols = sorted(c for rr, c in lit if rr == r)
+        run = [cols[0]]
+        for c in cols[1:] + [None]:
+            if c is not None and c == run[-1] + 1:
+                run.append(c)
+                continue
+            if PALE_RUN <= len(run) <= 15:
+                found |= {(r, k) for k in run}
+            if c is not None:
+                run = [c]
     return found
 
 
