@@ -309,7 +309,8 @@ def test_a_word_two_of_whose_letters_got_no_cell_is_still_found_but_flagged():
 
 def test_a_struck_letter_at_the_end_of_the_word_sends_the_word_to_the_arbiter():
     """PLAINE whose E reads as struck (a bar through it) is PLAIN to the decoder, a legal word
-    read exactly: the word must still be flagged. A struck letter inside the word is not."""
+    read exactly: the word must still be flagged, unless the bar is read as surely as a
+    letter would have to be (``STRUCK_SURE``). A struck letter inside the word is not."""
     import numpy as np
 
     from vision.fields import Fields
@@ -320,6 +321,11 @@ def test_a_struck_letter_at_the_end_of_the_word_sends_the_word_to_the_arbiter():
     groups = group_readings(end)
     assert [r.best for r in groups.word] == list("PLAIN") and groups.struck_edge
     assert "word" in _doubtful_fields(empty, groups, 1)
+    sure = group_readings(word_cells("PLAIN") + [cell("grid:1:7", 7, "#", 0.99)])
+    assert [r.best for r in sure.word] == list("PLAIN") and not sure.struck_edge
+    assert "word" not in _doubtful_fields(empty, sure, 1)
+    first = group_readings([cell("grid:1:2", 2, "#", 0.95)] + word_cells("PLAIN", start=3))
+    assert first.struck_edge
     inside = word_cells("PL") + [cell("grid:1:4", 4, "#", 0.97)] + word_cells("AIN", start=5)
     groups = group_readings(inside)
     assert not groups.struck_edge and "word" not in _doubtful_fields(empty, groups, 1)

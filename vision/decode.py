@@ -138,6 +138,12 @@ class Decoded:
     raccord_confidence: float = 1.0
 
 
+#: a struck letter at the word's end read at least this surely is struck: the word without it
+#: is not for the arbiter (a letter read as surely is not either). Stricter than the flag
+#: threshold: the game does not check a dropped end letter (PLAIN is as legal as PLAINE)
+STRUCK_SURE = 0.98
+
+
 @dataclass
 class Readings:
     """The cells read on one bulletin, grouped by what they mean."""
@@ -147,9 +153,10 @@ class Readings:
     ref: list[CharReading]
     score: list[CharReading]
     table: list[CharReading]
-    #: the word row's first or last cell was read as a struck letter: a letter struck there
-    #: and a letter misread as struck (an E with a bar through it) change the word's length
-    #: alike (PLAINE read PLAIN), so the word is for the arbiter
+    #: the word row's first or last cell was read as a struck letter, not surely
+    #: (``STRUCK_SURE``): a letter struck there and a letter misread as struck (an E with a bar
+    #: through it) change the word's length alike (PLAINE read PLAIN), so the word is for the
+    #: arbiter
     struck_edge: bool = False
     #: columns of short runs of empty boxes between the word's letters (no struck letter there
     #: either): a letter written one per box may have been lost there (too faint to cut);
@@ -181,7 +188,7 @@ def group_readings(readings: Iterable[CharReading], word_row_default: int = 1) -
     )
     row = sorted((r for r in grid if r.row == word_row), key=lambda r: r.col)
     word = [r for r in row if not r.crossed]
-    struck_edge = bool(word) and (row[0].crossed or row[-1].crossed)
+    struck_edge = bool(word) and any(r.crossed and r.confidence < STRUCK_SURE for r in (row[0], row[-1]))
     lost = _lost_boxes([r.col for r in row])
     if lost:
         word = sorted(word + [CharReading.unread_cell("grid", word_row, c) for c in lost],
