@@ -14,9 +14,12 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from itertools import groupby
 
 import cv2
 import numpy as np
+
+from engine.board import SIZE
 
 from .layout import Box, Layout, to_px
 from .rules import FoundRule, Rule, bridge_rules, erase_rules, family_profiles, locate
@@ -210,6 +213,18 @@ def _thick_edge_above(
     return bool(excess.size and excess.max() >= run)
 
 
+def _robust(values: np.ndarray) -> tuple[float, float]:
+    """Median and robust spread (scaled median absolute deviation) of some values."""
+    med = float(np.median(values))
+    return med, 1.4826 * float(np.median(np.abs(values - med)))
+
+
+def _inner(box: tuple[int, int, int, int], origin: tuple[int, int], m: int) -> tuple[slice, slice]:
+    """A cell's inside, ``m`` pixels off its printed edges, in a crop starting at ``origin``."""
+    (bx0, by0, bx1, by1), (x0, y0) = box, origin
+    return slice(max(by0 - y0 + m, 0), by1 - y0 - m), slice(max(bx0 - x0 + m, 0), bx1 - x0 - m)
+
+
 def _faint_cells(
     sub: np.ndarray,
     lines: np.ndarray,
@@ -222,33 +237,30 @@ def _faint_cells(
     """Cells with no glyph but a faint trace as tall as a letter (a hair-thin or very light
     stroke under the ink thresholds): doubtful, so the field is shown to the arbiter. On
     clean paper (little noise) a fainter trace already counts."""
-    x0, y0 = origin
     # thin and local: a small average standing out of its 15×15 surroundings (not a
     # shadow's edge); averaging makes a stroke at the paper's noise level visible
     smooth = cv2.GaussianBlur(sub, (0, 0), 1.2) - cv2.blur(sub, (15, 15))
     near = cv2.dilate(lines, np.ones((5, 5), np.uint8)) > 0
     level = smooth[::2, ::2][~near[::2, ::2]]
-    spread = 1.4826 * float(np.median(np.abs(level - np.median(level)))) if level.size else 0.0
+    spread = _robust(level)[1] if level.size else 0.0
     trace = (smooth > min(FAINT_INK, max(0.015, 4.5 * spread))).astype(np.uint8)
     trace[near] = 0
     m = max(2, int(cell * 0.12))
     found = set()
     inner_ink = {}
-    for r, c, (bx0, by0, bx1, by1) in cells:
-        part = sub[max(by0 - y0 + m, 0) : by1 - y0 - m, max(bx0 - x0 + m, 0) : bx1 - x0 - m]
+    for r, c, box in cells:
+        part = sub[_inner(box, origin, m)]
         if part.size:
             inner_ink[r, c] = float(part.mean())
     if len(inner_ink) >= 12:  # many cells: a pale letter stands out of the empty ones' ink
-        values = np.array(list(inner_ink.values()))
-        med = float(np.median(values))
-        spread_c = 1.4826 * float(np.median(np.abs(values - med)))
+        med, spread_c = _robust(np.array(list(inner_ink.values())))
         for rc, v in inner_ink.items():
             if rc not in written and v - med > max(CELL_EXCESS, 8 * spread_c):
                 found.add(rc)
     for r, c, (bx0, by0, bx1, by1) in cells:
         if (r, c) in written:
             continue
-        inner = trace[max(by0 - y0 + m, 0) : by1 - y0 - m, max(bx0 - x0 + m, 0) : bx1 - x0 - m]
+        inner = trace[_inner((bx0, by0, bx1, by1), origin, m)]
         if inner.size == 0 or inner.sum() < 0.01 * (bx1 - bx0) * (by1 - by0):
             continue
         n, _, stats, _ = cv2.connectedComponentsWithStats(inner, connectivity=8)
@@ -264,35 +276,27 @@ def _pale_word(
     cells: list[tuple[int, int, tuple[int, int, int, int]]], origin: tuple[int, int], m: int,
 ) -> set[tuple[int, int]]:
     """Cells of a grid where nothing was cut that hold a word too pale to trace: a run of
-    ``PALE_RUN`` to 15 adjacent cells of a row whose share of pixels above three noise
+    ``PALE_RUN`` to ``SIZE`` adjacent cells of a row whose share of pixels above three noise
     spreads is an outlier among the grid's cells. The bulletin then goes to the arbiter
     instead of being called blank (a zero for the player)."""
-    x0, y0 = origin
     above = smooth > 3 * spread
     share = {}
-    for r, c, (bx0, by0, bx1, by1) in cells:
-        sl = (slice(max(by0 - y0 + m, 0), by1 - y0 - m), slice(max(bx0 - x0 + m, 0), bx1 - x0 - m))
-        keep = ~near[sl]
+    for r, c, box in cells:
+        inside = _inner(box, origin, m)
+        keep = ~near[inside]
         if keep.any():
-            share[r, c] = float(above[sl][keep].mean())
+            share[r, c] = float(above[inside][keep].mean())
     if len(share) < 12:
         return set()
-    values = np.array(list(share.values()))
-    med = float(np.median(values))
-    floor = max(PALE_SHARE, med + 6 * 1.4826 * float(np.median(np.abs(values - med))))
-    lit = {rc for rc, v in share.items() if v >= floor}
+    med, spread_c = _robust(np.array(list(share.values())))
+    floor = max(PALE_SHARE, med + 6 * spread_c)
     found: set[tuple[int, int]] = set()
-    for r in sorted({r for r, _ in lit}):
-        cols = sorted(c for rr, c in lit if rr == r)
-        run = [cols[0]]
-        for c in cols[1:] + [None]:
-            if c is not None and c == run[-1] + 1:
-                run.append(c)
-                continue
-            if PALE_RUN <= len(run) <= 15:
-                found |= {(r, k) for k in run}
-            if c is not None:
-                run = [c]
+    # lit cells in reading order; a run is a row's columns that follow one another
+    lit = sorted(rc for rc, v in share.items() if v >= floor)
+    for _, run in groupby(enumerate(lit), key=lambda t: (t[1][0], t[1][1] - t[0])):
+        cells_run = [rc for _, rc in run]
+        if PALE_RUN <= len(cells_run) <= SIZE:
+            found.update(cells_run)
     return found
 
 
@@ -561,8 +565,8 @@ def _level(work: np.ndarray, away: np.ndarray) -> tuple[float, float, np.ndarray
     level = work[::2, ::2][away[::2, ::2]]
     if level.size < 100:
         return 0.0, 0.02, level
-    med = float(np.median(level))
-    return med, 1.4826 * float(np.median(np.abs(level - med))) + 1e-3, level
+    med, spread = _robust(level)
+    return med, spread + 1e-3, level
 
 
 def _threshold(sub: np.ndarray, away: np.ndarray, rules: np.ndarray) -> _Ink:
