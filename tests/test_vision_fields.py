@@ -224,3 +224,34 @@ def test_a_pale_pen_table_is_right_or_flagged_among_200_tables():
         r = read_bulletin(photograph(paper, rng, fx)[0], tables=range(1, 201))
         assert r.table is not None
         assert r.table.value == table or "table" in r.flagged, (seed, table, r.table)
+
+
+def test_a_word_row_darker_than_the_rows_beside_it_is_a_pale_word():
+    """A word too pale for any one cell still darkens a run of its row against the same
+    columns of the rows beside it; light across the page cancels out, a speck does not make
+    a word (``fields._pale_row``: a bulletin with it is read by the arbiter, not zeroed)."""
+    from vision.fields import _pale_row
+
+    rng = np.random.default_rng(3)
+    size, rows, cols = 40, 3, 17
+    cells = [(r, c, (c * size, r * size, (c + 1) * size, (r + 1) * size))
+             for r in range(rows) for c in range(cols)]
+    yy, xx = np.mgrid[0 : rows * size, 0 : cols * size].astype(np.float32)
+    # light falling across the page and down it (a shadow's soft edge), and grainy paper
+    paper = 0.01 + 0.02 * yy / (rows * size) + 0.015 * xx / (cols * size)
+    paper += rng.normal(0, 0.03, paper.shape).astype(np.float32)
+    near = np.zeros(paper.shape, bool)
+    assert _pale_row(paper, near, cells, (0, 0), 4, word_row=1) == set()
+    speck = paper.copy()
+    speck[size + 10 : size + 20, 8 * size + 10 : 8 * size + 20] += 0.3  # one dot in one cell
+    assert _pale_row(speck, near, cells, (0, 0), 4, word_row=1) == set()
+    word = paper.copy()
+    word[size : 2 * size, 4 * size : 10 * size] += 0.006  # six letters, each too pale to see
+    assert _pale_row(word, near, cells, (0, 0), 4, word_row=1) == {(1, c) for c in range(4, 10)}
+    # on the last row of a grid, one row beside it: the noise is measured along the word's
+    # own row (the word included), so a word must be a little darker to be seen
+    last, two_rows = paper[: 2 * size].copy(), [cell for cell in cells if cell[0] < 2]
+    assert _pale_row(last, near[: 2 * size], two_rows, (0, 0), 4, word_row=1) == set()
+    last[size:, 4 * size : 10 * size] += 0.015
+    found = _pale_row(last, near[: 2 * size], two_rows, (0, 0), 4, word_row=1)
+    assert found == {(1, c) for c in range(4, 10)}

@@ -47,6 +47,16 @@ PALE_SHARE = 0.01
 #: … and two lit cells side by side in a row are a word too pale to cut (a word fills
 #: adjacent cells; noise and the residue of a rule do not light a short run)
 PALE_RUN = 2
+#: on a grid where nothing was cut, the word row's cells against the same columns of the
+#: rows beside it: a run of columns darker by this many noise spreads (summed over the run)
+#: holds a word too pale to light any one cell (700 photos of blank bulletins, normal, dim,
+#: blurred, curled, stay under it, dim ones up to 7.6; the pencils lighter than 2H that were
+#: still called blank in normal photos score 9 to 16)
+PALE_ROW = 8.0
+#: the smallest noise spread of a cell's mean ink (clean paper would make any speck count)
+PALE_ROW_SPREAD = 0.0015
+#: … and no one column counts for more than this many spreads (a speck is not a word)
+PALE_ROW_CELL = 6.0
 #: ink noise (robust spread off the rules) above which the ink is smoothed before thresholds
 NOISY = 0.03
 #: a pen whose strokes (90th percentile) are lighter than this is faint (pencil, light
@@ -233,10 +243,12 @@ def _faint_cells(
     origin: tuple[int, int],
     cell: float,
     noise: float = 0.02,
+    word_row: int | None = None,
 ) -> set[tuple[int, int]]:
     """Cells with no glyph but a faint trace as tall as a letter (a hair-thin or very light
     stroke under the ink thresholds): doubtful, so the field is shown to the arbiter. On
-    clean paper (little noise) a fainter trace already counts."""
+    clean paper (little noise) a fainter trace already counts. ``word_row``: the grid's row
+    of the word, where a word too pale for any cell may still darken a run of columns."""
     # thin and local: a small average standing out of its 15×15 surroundings (not a
     # shadow's edge); averaging makes a stroke at the paper's noise level visible
     smooth = cv2.GaussianBlur(sub, (0, 0), 1.2) - cv2.blur(sub, (15, 15))
@@ -268,6 +280,8 @@ def _faint_cells(
             found.add((r, c))
     if not written and len(cells) >= 12:
         found |= _pale_word(smooth, near, spread, cells, origin, m)
+        if word_row is not None and not found:
+            found |= _pale_row(sub, near, cells, origin, m, word_row)
     return found
 
 
@@ -298,6 +312,49 @@ def _pale_word(
         if PALE_RUN <= len(cells_run) <= SIZE:
             found.update(cells_run)
     return found
+
+
+def _pale_row(
+    sub: np.ndarray, near: np.ndarray,
+    cells: list[tuple[int, int, tuple[int, int, int, int]]], origin: tuple[int, int], m: int,
+    word_row: int,
+) -> set[tuple[int, int]]:
+    """The word row's cells of a grid where nothing was cut nor lit, when a run of them is
+    darker than the same columns of the rows beside it by ``PALE_ROW`` noise spreads (each
+    column's excess in spreads, capped, summed over the run, over its length's square root):
+    a word too pale for any one cell still darkens its row. Column against column, so the
+    light across the page cancels out; the noise is measured between the rows beside the
+    word (or, with one, along the row itself, whose median is taken for paper)."""
+    mean: dict[tuple[int, int], float] = {}
+    for r, c, box in cells:
+        inside = _inner(box, origin, m)
+        keep = ~near[inside]
+        if keep.any():
+            mean[r, c] = float(sub[inside][keep].mean())
+    cols = sorted({c for r, c in mean if r == word_row})
+    beside = [r for r in (word_row - 1, word_row + 1) if all((r, c) in mean for c in cols)]
+    if len(cols) < 2 or not beside:
+        return set()
+    around = np.array([[mean[r, c] for c in cols] for r in beside])
+    excess = np.array([mean[word_row, c] for c in cols]) - around.mean(0)
+    if len(beside) == 2:  # var(excess) = 3/2 var(cell), var(difference of the two) = 2 var(cell)
+        spread = _robust(around[0] - around[1])[1] * np.sqrt(0.75)
+    else:  # one row beside it: the light may differ from row to row, the row's median is paper
+        level, spread = _robust(excess)
+        excess = excess - level
+    spread = max(spread, PALE_ROW_SPREAD)
+    # each column counts for at most PALE_ROW_CELL spreads: one dark speck is no word
+    total = np.concatenate([[0.0], np.cumsum(np.clip(excess / spread, -PALE_ROW_CELL, PALE_ROW_CELL))])
+    best, where = 0.0, (0, 0)
+    for length in range(2, len(cols) + 1):
+        sums = total[length:] - total[:-length]
+        i = int(sums.argmax())
+        score = sums[i] / np.sqrt(length)
+        if score > best:
+            best, where = score, (i, i + length)
+    if best < PALE_ROW:
+        return set()
+    return {(word_row, c) for c in cols[where[0]:where[1]]}
 
 
 Box4 = tuple[int, int, int, int]
@@ -701,6 +758,7 @@ def _cut(
     cell: float,
     tolerance: float = 0.09,
     printed: np.ndarray | None = None,
+    word_row: int | None = None,
 ) -> tuple[dict[tuple[int, int], Glyph], set[tuple[int, int]]]:
     x0, y0, x1, y1 = region
     h, w = ink.shape
@@ -787,7 +845,8 @@ def _cut(
         alternative = _glyphs(field, alt_pieces, boxes, labels, stats, source, raw, cell, set(), (x0, y0))
     faint_cells = [(r, c, (b[0] + x0, b[1] + y0, b[2] + x0, b[3] + y0)) for (r, c), b in boxes.items()]
     doubtful |= _faint_cells(
-        sub, (erased | band).astype(np.uint8), faint_cells, set(out), (x0, y0), cell, got.noise
+        sub, (erased | band).astype(np.uint8), faint_cells, set(out), (x0, y0), cell, got.noise,
+        word_row,
     )
     # only the table is decoded with a possibly lost leading digit (the others have the game)
     hidden = field == "table" and bool(out) and (
@@ -919,7 +978,7 @@ def cut_fields(bgr: np.ndarray, layout: Layout, tolerance: float = 0.09) -> Fiel
     printed = printed_matter(layout, size)
     grid, grid_doubt, grid_marked, _, _ = _cut(
         ink, "grid", grid_cells, (gx0 - pad, gy0 - pad, gx1 + pad, gy1 + pad), cell, tolerance,
-        printed,
+        printed, layout.word_row,
     )
     combs: dict[str, dict[int, Glyph]] = {}
     doubtful = {f"grid:{r}:{c}" for r, c in grid_doubt}
