@@ -235,6 +235,21 @@ def _inner(box: tuple[int, int, int, int], origin: tuple[int, int], m: int) -> t
     return slice(max(by0 - y0 + m, 0), by1 - y0 - m), slice(max(bx0 - x0 + m, 0), bx1 - x0 - m)
 
 
+def _off_rule_means(
+    values: np.ndarray, near: np.ndarray, cells: list[tuple[int, int, Box4]], origin: tuple[int, int],
+    m: int,
+) -> dict[tuple[int, int], float]:
+    """Per cell, the mean of ``values`` over its inside (``_inner``) away from the printed rules
+    (``near``); a cell with nothing off the rules has none."""
+    out = {}
+    for r, c, box in cells:
+        inside = _inner(box, origin, m)
+        keep = ~near[inside]
+        if keep.any():
+            out[r, c] = float(values[inside][keep].mean())
+    return out
+
+
 def _faint_cells(
     sub: np.ndarray,
     lines: np.ndarray,
@@ -287,19 +302,13 @@ def _faint_cells(
 
 def _pale_word(
     smooth: np.ndarray, near: np.ndarray, spread: float,
-    cells: list[tuple[int, int, tuple[int, int, int, int]]], origin: tuple[int, int], m: int,
+    cells: list[tuple[int, int, Box4]], origin: tuple[int, int], m: int,
 ) -> set[tuple[int, int]]:
     """Cells of a grid where nothing was cut that hold a word too pale to trace: a run of
     ``PALE_RUN`` to ``SIZE`` adjacent cells of a row whose share of pixels above three noise
     spreads is an outlier among the grid's cells. The bulletin then goes to the arbiter
     instead of being called blank (a zero for the player)."""
-    above = smooth > 3 * spread
-    share = {}
-    for r, c, box in cells:
-        inside = _inner(box, origin, m)
-        keep = ~near[inside]
-        if keep.any():
-            share[r, c] = float(above[inside][keep].mean())
+    share = _off_rule_means(smooth > 3 * spread, near, cells, origin, m)
     if len(share) < 12:
         return set()
     med, spread_c = _robust(np.array(list(share.values())))
@@ -315,9 +324,8 @@ def _pale_word(
 
 
 def _pale_row(
-    sub: np.ndarray, near: np.ndarray,
-    cells: list[tuple[int, int, tuple[int, int, int, int]]], origin: tuple[int, int], m: int,
-    word_row: int,
+    sub: np.ndarray, near: np.ndarray, cells: list[tuple[int, int, Box4]], origin: tuple[int, int],
+    m: int, word_row: int,
 ) -> set[tuple[int, int]]:
     """The word row's cells of a grid where nothing was cut nor lit, when a run of them is
     darker than the same columns of the rows beside it by ``PALE_ROW`` noise spreads (each
@@ -325,12 +333,7 @@ def _pale_row(
     a word too pale for any one cell still darkens its row. Column against column, so the
     light across the page cancels out; the noise is measured between the rows beside the
     word (or, with one, along the row itself, whose median is taken for paper)."""
-    mean: dict[tuple[int, int], float] = {}
-    for r, c, box in cells:
-        inside = _inner(box, origin, m)
-        keep = ~near[inside]
-        if keep.any():
-            mean[r, c] = float(sub[inside][keep].mean())
+    mean = _off_rule_means(sub, near, cells, origin, m)
     cols = sorted({c for r, c in mean if r == word_row})
     beside = [r for r in (word_row - 1, word_row + 1) if all((r, c) in mean for c in cols)]
     if len(cols) < 2 or not beside:
