@@ -307,10 +307,11 @@ def test_a_word_two_of_whose_letters_got_no_cell_is_still_found_but_flagged():
     assert d.word.value == "MAISONS" and d.word.confidence <= 0.8
 
 
-def test_a_struck_letter_at_the_end_of_the_word_sends_the_word_to_the_arbiter():
+def test_a_struck_letter_read_unsurely_sends_the_word_to_the_arbiter():
     """PLAINE whose E reads as struck (a bar through it) is PLAIN to the decoder, a legal word
     read exactly: the word must still be flagged, unless the bar is read as surely as a
-    letter would have to be (``STRUCK_SURE``). A struck letter inside the word is not."""
+    letter would have to be (``STRUCK_SURE``). Inside the word alike: CES whose E reads as
+    struck and whose S is misread is CE, legal at the same place (stress, felt pen)."""
     import numpy as np
 
     from vision.fields import Fields
@@ -319,16 +320,20 @@ def test_a_struck_letter_at_the_end_of_the_word_sends_the_word_to_the_arbiter():
     empty = Fields({}, {}, np.zeros((1, 1), np.float32), 200.0, 100.0)
     end = word_cells("PLAIN") + [cell("grid:1:7", 7, "#", 0.97)]
     groups = group_readings(end)
-    assert [r.best for r in groups.word] == list("PLAIN") and groups.struck_edge
+    assert [r.best for r in groups.word] == list("PLAIN") and groups.struck_unsure
     assert "word" in _doubtful_fields(empty, groups, 1)
     sure = group_readings(word_cells("PLAIN") + [cell("grid:1:7", 7, "#", 0.99)])
-    assert [r.best for r in sure.word] == list("PLAIN") and not sure.struck_edge
+    assert [r.best for r in sure.word] == list("PLAIN") and not sure.struck_unsure
     assert "word" not in _doubtful_fields(empty, sure, 1)
     first = group_readings([cell("grid:1:2", 2, "#", 0.95)] + word_cells("PLAIN", start=3))
-    assert first.struck_edge
+    assert first.struck_unsure
     inside = word_cells("PL") + [cell("grid:1:4", 4, "#", 0.97)] + word_cells("AIN", start=5)
     groups = group_readings(inside)
-    assert not groups.struck_edge and "word" not in _doubtful_fields(empty, groups, 1)
+    assert [r.best for r in groups.word] == list("PLAIN") and groups.struck_unsure
+    assert "word" in _doubtful_fields(empty, groups, 1)
+    struck = word_cells("PL") + [cell("grid:1:4", 4, "#", 0.99)] + word_cells("AIN", start=5)
+    groups = group_readings(struck)
+    assert not groups.struck_unsure and "word" not in _doubtful_fields(empty, groups, 1)
 
 
 def test_a_round_glyph_in_a_references_number_is_a_zero():
@@ -400,6 +405,28 @@ def test_a_plain_letter_read_unsurely_is_guessed_only_if_the_rival_letter_is_nea
     near = decode(group_readings(word_cells("PLUMAI", overrides={5: {"p": 0.56, "second": "S", "p2": 0.2}})
                                  + tail), moves)
     assert near.word.value == "PLUMAI" and near.word.confidence < FLAG_THRESHOLD
+
+
+def test_a_letter_low_in_the_readers_choices_does_not_choose_between_two_legal_words():
+    """PITA written, its P unreadable to this hand's reader (Q 0.22, J 0.18, G 0.12, C 0.11,
+    P 0.01): CITA is as legal at the same place for the same score, and C is ten times P, but
+    fourth of the reader's choices; its order there means nothing: the word is a guess,
+    flagged (it was CITA, sure at 0.98). Where C is the reader's second choice (Z 0.6, C 0.3)
+    it is read, as before."""
+    from vision.reader import FLAG_THRESHOLD
+
+    def first(probs: dict[str, float]) -> CharReading:
+        allowed = ALLOWED["grid"]
+        rest = (1 - sum(probs.values())) / (len(allowed) - len(probs))
+        return CharReading("grid:1:2", 2, 1, {c: probs.get(c, rest) for c in allowed}, 0.02)
+
+    moves = [Candidate("G3", "CITA", 9), Candidate("G3", "PITA", 9)]
+    tail = word_cells("ITA", start=3) + comb("ref", "G3") + comb("score", "9", {0: {"p": 0.99}})
+    fourth = decode(group_readings([first({"Q": 0.22, "J": 0.18, "G": 0.12, "C": 0.11, "P": 0.01})]
+                                   + tail), moves)
+    assert fourth.word.value == "CITA" and fourth.word.confidence < FLAG_THRESHOLD
+    second = decode(group_readings([first({"Z": 0.6, "C": 0.3, "P": 0.01})] + tail), moves)
+    assert second.word.value == "CITA" and second.word.confidence >= FLAG_THRESHOLD
 
 
 def test_a_raccord_read_short_where_the_grid_has_more_letters_is_flagged():

@@ -42,9 +42,13 @@ OVERRULED = 0.05
 #: two: on a hand never seen, the runner-up letters' order means little (a circled A read
 #: O at 0.5, A nowhere: SoLIVE for SaLIVE, sure at 0.999)
 GUESS_DOUBT = 0.7
-#: … unless the letter is in no circle and the reader prefers it this many times to the rival
-#: word's letter there: an I read 0.56 where the rival has an S at 0.01 is read, not guessed
+#: … unless the letter is in no circle, is among the reader's ``GUESS_RANK`` first choices
+#: for the box, and is preferred this many times to the rival word's letter there: an I read
+#: 0.56 where the rival has an S at 0.01 is read, not guessed; a C read fourth at 0.11 (Q
+#: 0.22, J 0.18, G 0.12) where the rival has a P at 0.01 is not read at all (CITA for PITA,
+#: both legal at the same place for the same score, was sure at 0.98)
 GUESS_RATIO = 10.0
+GUESS_RANK = 2
 #: confidence cap of a word whose letter the game chose where the ink does not tell (a rival
 #: legal word differs there, or the box's letter was not seen)
 GUESSED = 0.85
@@ -138,9 +142,9 @@ class Decoded:
     raccord_confidence: float = 1.0
 
 
-#: a struck letter at the word's end read at least this surely is struck: the word without it
-#: is not for the arbiter (a letter read as surely is not either). Stricter than the flag
-#: threshold: the game does not check a dropped end letter (PLAIN is as legal as PLAINE)
+#: a struck letter read at least this surely is struck: the word without it is not for the
+#: arbiter (a letter read as surely is not either). Stricter than the flag threshold: the
+#: game does not check a dropped letter (PLAIN is as legal as PLAINE)
 STRUCK_SURE = 0.98
 
 
@@ -153,11 +157,11 @@ class Readings:
     ref: list[CharReading]
     score: list[CharReading]
     table: list[CharReading]
-    #: the word row's first or last cell was read as a struck letter, not surely
-    #: (``STRUCK_SURE``): a letter struck there and a letter misread as struck (an E with a bar
-    #: through it) change the word's length alike (PLAINE read PLAIN), so the word is for the
-    #: arbiter
-    struck_edge: bool = False
+    #: a cell of the word row was read as a struck letter, not surely (``STRUCK_SURE``): a
+    #: letter struck and a letter misread as struck (an E with a bar through it) change the
+    #: word alike, at its end (PLAINE read PLAIN) or inside it (CES read C·S, its S misread:
+    #: CE, legal at the same place), so the word is for the arbiter
+    struck_unsure: bool = False
     #: columns of short runs of empty boxes between the word's letters (no struck letter there
     #: either): a letter written one per box may have been lost there (too faint to cut);
     #: ``word`` holds an unread cell in each, so that the legal moves align letter to box
@@ -188,7 +192,7 @@ def group_readings(readings: Iterable[CharReading], word_row_default: int = 1) -
     )
     row = sorted((r for r in grid if r.row == word_row), key=lambda r: r.col)
     word = [r for r in row if not r.crossed]
-    struck_edge = bool(word) and any(r.crossed and r.confidence < STRUCK_SURE for r in (row[0], row[-1]))
+    struck_unsure = bool(word) and any(r.crossed and r.confidence < STRUCK_SURE for r in row)
     lost = _lost_boxes([r.col for r in row])
     if lost:
         word = sorted(word + [CharReading.unread_cell("grid", word_row, c) for c in lost],
@@ -202,7 +206,7 @@ def group_readings(readings: Iterable[CharReading], word_row_default: int = 1) -
         if r.col < (cols[0] if cols else 0):
             index = -(cols[0] - r.col) if cols else 0
         raccord.append((r.row - word_row, index, r))
-    return Readings(word, raccord, combs["ref"], combs["score"], combs["table"], struck_edge, lost)
+    return Readings(word, raccord, combs["ref"], combs["score"], combs["table"], struck_unsure, lost)
 
 
 #: an empty run of boxes this long at most, between letters of the word, is a letter lost
@@ -771,12 +775,15 @@ def _guessed(cells: Sequence[CharReading], move: Candidate, cands: Sequence[Cand
 
 def _doubted(cell: CharReading, ours: str, rival: str) -> bool:
     """Whether the reader leaves the cell between our letter and a rival word's: read under
-    ``GUESS_DOUBT``, and either circled (a joker's letter: the circle's ink muddles it) or
-    not preferred ``GUESS_RATIO`` times to the rival's letter."""
+    ``GUESS_DOUBT``, and either circled (a joker's letter: the circle's ink muddles it), or
+    below the reader's ``GUESS_RANK`` first choices for the box (on a hand never seen, the
+    order of the letters further down means little), or not preferred ``GUESS_RATIO`` times
+    to the rival's letter."""
     p = cell.p(ours)
     if p >= GUESS_DOUBT:
         return False
-    return cell.circled >= 0.5 or p < GUESS_RATIO * cell.p(rival)
+    above = sum(q > p for q in cell.probs.values())
+    return cell.circled >= 0.5 or above >= GUESS_RANK or p < GUESS_RATIO * cell.p(rival)
 
 
 def _misread_digits(read: str, legal: str) -> set[str]:

@@ -141,8 +141,9 @@ class BulletinReading:
 
 
 def _doubtful_fields(fields: Fields, groups, word_row: int) -> list[str]:
-    """Fields with a cell holding faint ink (a letter or digit possibly missed), and the word
-    when its first or last cell reads as a struck letter or a box inside it holds no glyph."""
+    """Fields with a doubtful cell (faint ink: a letter or digit possibly missed; a digit cut
+    short or across a separator), and the word when a cell reads, not surely, as a struck
+    letter or a box inside it holds no glyph."""
     names = []
     for key in sorted(fields.doubtful):
         name = key.split(":")[0]
@@ -153,7 +154,7 @@ def _doubtful_fields(fields: Fields, groups, word_row: int) -> list[str]:
         cols = [r.col for r in groups.word]
         if int(row) == word_row and cols and min(cols) - 1 <= int(col) <= max(cols) + 1:
             names.append("word")
-    if groups.struck_edge:  # a struck letter at the word's end, or a letter misread as one
+    if groups.struck_unsure:  # a struck letter, or a letter misread as one
         names.append("word")
     if groups.lost:  # an empty box inside the word: a letter not seen, guessed by the game
         names.append("word")
