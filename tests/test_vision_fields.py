@@ -255,3 +255,57 @@ def test_a_word_row_darker_than_the_rows_beside_it_is_a_pale_word():
     last[size:, 4 * size : 10 * size] += 0.015
     found = _pale_row(last, near[: 2 * size], two_rows, (0, 0), 4, word_row=1)
     assert found == {(1, c) for c in range(4, 10)}
+
+
+def _digit(col: int, left: int, width: int, height: int, top: int = 100):
+    from vision.fields import Glyph
+
+    image = np.ones((height, width), np.float32)
+    return Glyph("table", 0, col, image, image, 0.2, 40.0, False, (left, top))
+
+
+def test_a_digit_much_shorter_than_the_writers_others_is_a_piece():
+    """The lead-in of a 1 cut off by a separator is a short stroke of its own, read as a 1
+    (15 → 115): a character of a numbered box under half the height of the writer's others
+    there makes its box doubtful; digits of one height do not."""
+    from vision.fields import _short_characters
+
+    even = {"table": {0: _digit(0, 10, 20, 40), 1: _digit(1, 50, 22, 42)},
+            "score": {0: _digit(0, 10, 24, 38), 1: _digit(1, 50, 8, 41)}}  # a 1 is narrow, not short
+    assert _short_characters(even) == set()
+    piece = {"table": {0: _digit(0, 10, 18, 16), 1: _digit(1, 50, 22, 42), 2: _digit(2, 90, 22, 40)},
+             "score": {0: _digit(0, 10, 24, 38)}}
+    assert _short_characters(piece) == {"table:0"}
+
+
+def test_a_digit_well_across_a_separator_is_doubtful():
+    """An 8 written over the separator of its box loses the side that ran along the rule and
+    reads 3 (181 → 131): a character with a quarter of its width or more on each side of a
+    separator makes its box doubtful; one that only touches a separator does not."""
+    from vision.fields import _across_separators
+
+    layout = Layout.load()
+    size = (1748, 1240)  # the A6 page, landscape, at 300 dpi
+    boxes = [to_px(b, size) for b in layout.comb_cells("table")]
+    sep = boxes[1][0]
+    inside = {"table": {0: _digit(0, boxes[0][0] + 8, 20, 40), 1: _digit(1, sep - 4, 26, 40)}}
+    assert _across_separators(inside, layout, size) == set()
+    across = {"table": {0: _digit(0, sep - 14, 30, 40)}}
+    assert _across_separators(across, layout, size) == {"table:0"}
+
+
+def test_a_faint_number_centred_in_its_cells_past_the_first_hides_no_leading_one():
+    """A faint pen's 1 is lost when it lies on a printed rule; a writer who centres his digits
+    one per cell would have centred that 1 in the cell before, away from any rule. Digits so
+    written from the second cell on leave no room for a lost 1; from the first cell, or
+    written freely (off the cells' centres), they do."""
+    from vision.fields import _centred_past_first_cell
+
+    cells = [(0, 0, 40, 40), (40, 0, 80, 40), (80, 0, 120, 40)]
+    centred = {(0, 1): _digit(1, 50, 20, 30), (0, 2): _digit(2, 92, 16, 30)}
+    assert _centred_past_first_cell(centred, cells, 0)
+    assert not _centred_past_first_cell(centred, cells, 12)  # the same glyphs 12 px off
+    first = {(0, 0): _digit(0, 10, 20, 30), (0, 1): _digit(1, 50, 20, 30)}
+    assert not _centred_past_first_cell(first, cells, 0)
+    free = {(0, 1): _digit(1, 40, 12, 30), (0, 2): _digit(2, 92, 16, 30)}  # hugging the rule
+    assert not _centred_past_first_cell(free, cells, 0)

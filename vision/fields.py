@@ -853,7 +853,7 @@ def _cut(
     )
     # only the table is decoded with a possibly lost leading digit (the others have the game)
     hidden = field == "table" and bool(out) and (
-        got.faint
+        (got.faint and not _centred_past_first_cell(out, comb if combed else [], x0))
         or _unread_strokes(out, pieces, comb_labs, stats, cell)
         or _stroke_on_rule_before(out, pieces, stats, raw, labels, on_rule, rules, cell, min_area)
     )
@@ -866,9 +866,37 @@ HIDDEN_RUN = 0.3
 #: the first character starting closer than this (share of a cell) to the box's left edge
 #: touches it: a 1 on the edge may have been erased with it or merged into that character
 EDGE_GAP = 0.04
+#: a character of a numbered box shorter than this share of the median height of the
+#: writer's other characters there is a piece, not a digit
+SHORT_CHAR = 0.5
+#: a character with at least this share of its width on each side of a separator of its
+#: numbered box lost what of its stroke lay on the separator
+ACROSS = 0.25
+#: a digit whose centre lies within this share of its cell's width from the cell's centre
+#: is written in the cell, not freely over the comb
+CENTRED = 0.25
 #: a stroke left out of every glyph this long (share of a cell) may be what is left of a
 #: faint digit: a thin pale 1 shows as a few specks
 UNREAD_PART = 0.1
+
+
+def _centred_past_first_cell(out: dict, comb: list[Box4], x0: int) -> bool:
+    """Whether a number is written one digit per cell, each centred in its cell, from a cell
+    past the first. A faint pen's leading 1 is lost when it lies on a printed rule; a writer
+    who centres his digits in the cells would have centred that 1 in the cell before, away
+    from any rule, where it is cut like the others (or left as a faint trace, flagged)."""
+    if not comb or not out:
+        return False
+    cols = sorted(c for _, c in out)
+    if cols[0] < 1 or cols != list(range(cols[0], cols[0] + len(cols))):
+        return False
+    for (_, c), glyph in out.items():
+        left, _, right, _ = comb[c]
+        width = right - left
+        centre = glyph.origin[0] - x0 + glyph.image.shape[1] / 2
+        if glyph.image.shape[1] > width or abs(centre - (left + right) / 2) > CENTRED * width:
+            return False
+    return True
 
 
 def _unread_strokes(out: dict, pieces: dict, labs: list[int], stats: np.ndarray, cell: float) -> bool:
@@ -947,6 +975,34 @@ def _plausible_cuts(combs: dict[str, dict[int, Glyph]], alternatives: dict) -> N
             del alternatives[name]
 
 
+def _short_characters(combs: dict[str, dict[int, Glyph]]) -> set[str]:
+    """Cells of the numbered boxes whose character is much shorter than the writer's others
+    there: a piece of a digit cut off by a printed rule (the lead-in of a 1 beyond a dashed
+    separator, read as another 1: 15 → 115), a speck; never a digit to trust as read."""
+    heights = [(name, c, g.image.shape[0]) for name, comb in combs.items() for c, g in comb.items()]
+    short = set()
+    for name, c, h in heights:
+        others = [o for n, k, o in heights if (n, k) != (name, c)]
+        if len(others) >= 2 and h < SHORT_CHAR * float(np.median(others)):
+            short.add(f"{name}:{c}")
+    return short
+
+
+def _across_separators(combs: dict[str, dict[int, Glyph]], layout: Layout, size) -> set[str]:
+    """Cells of the numbered boxes whose character lies well across a printed separator: the
+    part of its stroke that ran along the rule went with it (an 8 over the line loses its
+    left side and reads 3, sure at 0.98: 181 → 131)."""
+    out = set()
+    for name, comb in combs.items():
+        boxes = [to_px(b, size) for b in layout.comb_cells(name)]
+        seps = [b[0] for b in boxes[1:]]
+        for c, g in comb.items():
+            left, width = g.origin[0], g.image.shape[1]
+            if any(min(x - left, left + width - x) >= ACROSS * width for x in seps):
+                out.add(f"{name}:{c}")
+    return out
+
+
 def _fields_ink(bgr: np.ndarray, layout: Layout) -> tuple[np.ndarray, float]:
     """The ink map over the part of the page that holds the fields (the rest stays 0)."""
     size = (bgr.shape[1], bgr.shape[0])
@@ -1005,6 +1061,7 @@ def cut_fields(bgr: np.ndarray, layout: Layout, tolerance: float = 0.09) -> Fiel
         if alt is not None and len(alt) > len(got):
             alternatives[name] = {c: g for (_, c), g in alt.items()}
     _plausible_cuts(combs, alternatives)
+    doubtful |= _short_characters(combs) | _across_separators(combs, layout, size)
     gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
     area = gray[gy0:gy1, gx0:gx1]
     sharp = float(cv2.Laplacian(area, cv2.CV_32F).var())
