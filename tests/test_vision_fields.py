@@ -294,18 +294,39 @@ def test_a_digit_well_across_a_separator_is_doubtful():
     assert _across_separators(across, layout, size) == {"table:0"}
 
 
-def test_a_faint_number_centred_in_its_cells_past_the_first_hides_no_leading_one():
-    """A faint pen's 1 is lost when it lies on a printed rule; a writer who centres his digits
-    one per cell would have centred that 1 in the cell before, away from any rule. Digits so
-    written from the second cell on leave no room for a lost 1; from the first cell, or
-    written freely (off the cells' centres), they do."""
-    from vision.fields import _centred_past_first_cell
+def test_a_number_centred_in_its_cells_says_where_it_starts():
+    """A leading 1 is lost when it lies on a printed rule. A writer who centres his digits one
+    per cell would have centred that 1 in the cell before, away from any rule: digits so
+    written from the second cell on leave no room for a lost 1 even in faint pencil. Digits
+    written freely (off the cells' centres) start nowhere: from the first cell, their 1 may
+    lie on the box's edge."""
+    from vision.fields import _first_centred_cell
 
     cells = [(0, 0, 40, 40), (40, 0, 80, 40), (80, 0, 120, 40)]
     centred = {(0, 1): _digit(1, 50, 20, 30), (0, 2): _digit(2, 92, 16, 30)}
-    assert _centred_past_first_cell(centred, cells, 0)
-    assert not _centred_past_first_cell(centred, cells, 12)  # the same glyphs 12 px off
+    assert _first_centred_cell(centred, cells, 0) == 1
+    assert _first_centred_cell(centred, cells, 12) is None  # the same glyphs 12 px off
     first = {(0, 0): _digit(0, 10, 20, 30), (0, 1): _digit(1, 50, 20, 30)}
-    assert not _centred_past_first_cell(first, cells, 0)
+    assert _first_centred_cell(first, cells, 0) == 0
     free = {(0, 1): _digit(1, 40, 12, 30), (0, 2): _digit(2, 92, 16, 30)}  # hugging the rule
-    assert not _centred_past_first_cell(free, cells, 0)
+    assert _first_centred_cell(free, cells, 0) is None
+
+
+def test_a_coloured_stroke_on_the_box_edge_before_the_first_digit_is_seen():
+    """A violet 1 lying exactly on the table box's black edge neither thickens it nor shows in
+    the ink map, but it tints it: the box may hide a leading 1. An untinted edge, or a tint
+    after the first digit, does not."""
+    from vision.fields import _coloured_rule_before
+
+    page = np.full((120, 220, 3), 235, np.uint8)
+    cells = [(0, i, (20 + 60 * i, 20, 80 + 60 * i, 100)) for i in range(3)]
+    for _, _, (x0, y0, x1, y1) in cells:
+        cv2.rectangle(page, (x0, y0), (x1, y1), (25, 25, 25), 2)
+    comb = {0: _digit(0, 38, 24, 50, top=35), 1: _digit(1, 98, 24, 50, top=35)}
+    assert not _coloured_rule_before(page, comb, cells, 60.0)
+    tinted = page.copy()
+    cv2.line(tinted, (20, 30), (20, 90), (140, 35, 115), 3)  # BGR violet, on the edge
+    assert _coloured_rule_before(tinted, comb, cells, 60.0)
+    later = page.copy()
+    cv2.line(later, (140, 30), (140, 90), (140, 35, 115), 3)  # on a separator past the digits
+    assert not _coloured_rule_before(later, comb, cells, 60.0)

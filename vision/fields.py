@@ -852,8 +852,10 @@ def _cut(
         word_row,
     )
     # only the table is decoded with a possibly lost leading digit (the others have the game)
+    start = _first_centred_cell(out, comb, x0) if field == "table" else None
     hidden = field == "table" and bool(out) and (
-        (got.faint and not _centred_past_first_cell(out, comb if combed else [], x0))
+        (got.faint and not start)  # a faint pen's 1 on a rule: unless centred past cell 0
+        or (start is None and min(c for _, c in out) == 0)  # written freely from the edge
         or _unread_strokes(out, pieces, comb_labs, stats, cell)
         or _stroke_on_rule_before(out, pieces, stats, raw, labels, on_rule, rules, cell, min_area)
     )
@@ -872,6 +874,9 @@ SHORT_CHAR = 0.5
 #: a character with at least this share of its width on each side of a separator of its
 #: numbered box lost what of its stroke lay on the separator
 ACROSS = 0.25
+#: a rule whose colour (max − min of its channels, 0–255) exceeds the box's right edge's by
+#: this much carries a coloured pen stroke
+TINT = 25
 #: a digit whose centre lies within this share of its cell's width from the cell's centre
 #: is written in the cell, not freely over the comb
 CENTRED = 0.25
@@ -880,23 +885,25 @@ CENTRED = 0.25
 UNREAD_PART = 0.1
 
 
-def _centred_past_first_cell(out: dict, comb: list[Box4], x0: int) -> bool:
-    """Whether a number is written one digit per cell, each centred in its cell, from a cell
-    past the first. A faint pen's leading 1 is lost when it lies on a printed rule; a writer
-    who centres his digits in the cells would have centred that 1 in the cell before, away
-    from any rule, where it is cut like the others (or left as a faint trace, flagged)."""
+def _first_centred_cell(out: dict, comb: list[Box4], x0: int) -> int | None:
+    """The cell a number starts in when it is written one digit per cell, each centred in its
+    cell (None when written freely over the comb). A leading 1 is lost when it lies on a
+    printed rule: a writer who centres his digits would have centred that 1 in the cell
+    before, away from any rule, where it is cut like the others (or left as a faint trace,
+    flagged); a free writer may have put it on the box's outer edge, which a stroke does not
+    visibly thicken."""
     if not comb or not out:
-        return False
+        return None
     cols = sorted(c for _, c in out)
-    if cols[0] < 1 or cols != list(range(cols[0], cols[0] + len(cols))):
-        return False
+    if cols != list(range(cols[0], cols[0] + len(cols))):
+        return None
     for (_, c), glyph in out.items():
         left, _, right, _ = comb[c]
         width = right - left
         centre = glyph.origin[0] - x0 + glyph.image.shape[1] / 2
         if glyph.image.shape[1] > width or abs(centre - (left + right) / 2) > CENTRED * width:
-            return False
-    return True
+            return None
+    return cols[0]
 
 
 def _unread_strokes(out: dict, pieces: dict, labs: list[int], stats: np.ndarray, cell: float) -> bool:
@@ -1003,6 +1010,38 @@ def _across_separators(combs: dict[str, dict[int, Glyph]], layout: Layout, size)
     return out
 
 
+def _coloured_rule_before(bgr: np.ndarray, comb: dict[int, Glyph], cells: list, cell: float) -> bool:
+    """Whether a vertical rule of a numbered box, left of its first character, is coloured
+    over a digit's length: a violet or blue 1 lying exactly on the box's black edge neither
+    thickens it nor shows in the ink map, but it tints it (135 read 35, sure). The box's
+    right edge, which no digit precedes, is the measure of a rule's own colour."""
+    if not comb:
+        return False
+    first = min(g.origin[0] for g in comb.values())
+    boxes = [b for _, _, b in cells]
+    y0, y1 = boxes[0][1], boxes[0][3]
+    reach = max(2, int(round(0.08 * cell)))  # the rule's width and the rectification's slack
+
+    def chroma_along(x: int) -> np.ndarray:
+        strip = bgr[y0:y1, max(x - reach, 0) : x + reach + 1].astype(np.int16)
+        if strip.size == 0:
+            return np.zeros(0)
+        return (strip.max(axis=2) - strip.min(axis=2)).max(axis=1).astype(np.float32)
+
+    usual = chroma_along(boxes[-1][2])
+    if usual.size < 4:
+        return False
+    level, spread = _robust(usual)
+    run = max(2, int(HIDDEN_RUN * cell))
+    for x in [boxes[0][0]] + [b[0] for b in boxes[1:]]:
+        if x >= first:
+            break
+        tinted = (chroma_along(x) > level + max(TINT, 4 * spread)).astype(np.float32)
+        if tinted.size >= run and np.convolve(tinted, np.ones(run), "valid").max() >= run:
+            return True
+    return False
+
+
 def _fields_ink(bgr: np.ndarray, layout: Layout) -> tuple[np.ndarray, float]:
     """The ink map over the part of the page that holds the fields (the rest stays 0)."""
     size = (bgr.shape[1], bgr.shape[0])
@@ -1056,7 +1095,7 @@ def cut_fields(bgr: np.ndarray, layout: Layout, tolerance: float = 0.09) -> Fiel
         doubtful |= {f"{name}:{c}" for _, c in doubt}
         if comb_marked:
             marked.add(name)
-        if hidden:
+        if hidden or (name == "table" and _coloured_rule_before(bgr, combs[name], cells, cell)):
             hidden_in.add(name)
         if alt is not None and len(alt) > len(got):
             alternatives[name] = {c: g for (_, c), g in alt.items()}
