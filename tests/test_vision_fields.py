@@ -280,8 +280,9 @@ def test_a_digit_much_shorter_than_the_writers_others_is_a_piece():
 
 def test_a_digit_well_across_a_separator_is_doubtful():
     """An 8 written over the separator of its box loses the side that ran along the rule and
-    reads 3 (181 → 131): a character with a quarter of its width or more on each side of a
-    separator makes its box doubtful; one that only touches a separator does not."""
+    reads 3 (181 → 131): a digit of the table box with a quarter of its width or more on each
+    side of a separator makes its box doubtful; one that only touches a separator does not,
+    nor a score written freely (the game checks it)."""
     from vision.fields import _across_separators
 
     layout = Layout.load()
@@ -292,6 +293,8 @@ def test_a_digit_well_across_a_separator_is_doubtful():
     assert _across_separators(inside, layout, size) == set()
     across = {"table": {0: _digit(0, sep - 14, 30, 40)}}
     assert _across_separators(across, layout, size) == {"table:0"}
+    score_sep = to_px(layout.comb_cells("score")[1], size)[0]
+    assert _across_separators({"score": {0: _digit(0, score_sep - 14, 30, 40)}}, layout, size) == set()
 
 
 def test_a_number_centred_in_its_cells_says_where_it_starts():
