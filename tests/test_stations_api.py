@@ -7,8 +7,6 @@ import os
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
-import cv2
-import numpy as np
 import pygame
 import pytest
 from stations_support import Station, photo, served_game, to_correction, wait_for
@@ -260,9 +258,7 @@ def test_console_panel_shows_stations_progress_and_a_qr_code_that_scans(game):
     assert any(t.startswith("Marie · toutes · il y a ") for t in texts)
     render(room_view(machine), room)  # the projector's, at the same moment
 
-    def scan(surface):
-        pixels = np.transpose(pygame.surfarray.array3d(surface), (1, 0, 2))[:, :, ::-1].copy()
-        return cv2.QRCodeDetector().detectAndDecode(pixels)[0]
+    from two_screens import scan  # what a phone's camera reads
 
     assert scan(console) == server.url  # the phone's camera gets the join link with the secret
     assert scan(room) == ""
