@@ -310,8 +310,9 @@ def test_a_word_two_of_whose_letters_got_no_cell_is_still_found_but_flagged():
 def test_a_struck_letter_read_unsurely_sends_the_word_to_the_arbiter():
     """PLAINE whose E reads as struck (a bar through it) is PLAIN to the decoder, a legal word
     read exactly: the word must still be flagged, unless the bar is read as surely as a
-    letter would have to be (``STRUCK_SURE``). Inside the word alike: CES whose E reads as
-    struck and whose S is misread is CE, legal at the same place (stress, felt pen)."""
+    letter would have to be (``STRUCK_SURE``). Inside the word alike, where the bar is less
+    sure than ``STRUCK_INSIDE``: CES whose E reads as struck at 0.53 and whose S is misread
+    is CE, legal at the same place (stress, felt pen)."""
     import numpy as np
 
     from vision.fields import Fields
@@ -327,11 +328,11 @@ def test_a_struck_letter_read_unsurely_sends_the_word_to_the_arbiter():
     assert "word" not in _doubtful_fields(empty, sure, 1)
     first = group_readings([cell("grid:1:2", 2, "#", 0.95)] + word_cells("PLAIN", start=3))
     assert first.struck_unsure
-    inside = word_cells("PL") + [cell("grid:1:4", 4, "#", 0.97)] + word_cells("AIN", start=5)
+    inside = word_cells("PL") + [cell("grid:1:4", 4, "#", 0.53, "E", 0.45)] + word_cells("AIN", start=5)
     groups = group_readings(inside)
     assert [r.best for r in groups.word] == list("PLAIN") and groups.struck_unsure
     assert "word" in _doubtful_fields(empty, groups, 1)
-    struck = word_cells("PL") + [cell("grid:1:4", 4, "#", 0.99)] + word_cells("AIN", start=5)
+    struck = word_cells("PL") + [cell("grid:1:4", 4, "#", 0.95)] + word_cells("AIN", start=5)
     groups = group_readings(struck)
     assert not groups.struck_unsure and "word" not in _doubtful_fields(empty, groups, 1)
 
