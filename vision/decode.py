@@ -163,10 +163,10 @@ class Readings:
     score: list[CharReading]
     table: list[CharReading]
     #: a cell of the word row was read as a struck letter, not surely (``STRUCK_SURE`` at the
-    #: word's ends, ``STRUCK_INSIDE`` between its letters): a
-    #: letter struck and a letter misread as struck (an E with a bar through it) change the
-    #: word alike, at its end (PLAINE read PLAIN) or inside it (CES read C·S, its S misread:
-    #: CE, legal at the same place), so the word is for the arbiter
+    #: word's ends, ``STRUCK_INSIDE`` between its letters): a letter struck and a letter
+    #: misread as struck (an E with a bar through it) change the word alike, at its end
+    #: (PLAINE read PLAIN) or inside it (CES read C·S, its S misread: CE, legal at the same
+    #: place), so the word is for the arbiter
     struck_unsure: bool = False
     #: columns of short runs of empty boxes between the word's letters (no struck letter there
     #: either): a letter written one per box may have been lost there (too faint to cut);

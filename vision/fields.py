@@ -854,7 +854,7 @@ def _cut(
     # only the table is decoded with a possibly lost leading digit (the others have the game)
     start = _first_centred_cell(out, comb, x0) if field == "table" else None
     hidden = field == "table" and bool(out) and (
-        (got.faint and not start)  # a faint pen's 1 on a rule: unless centred past cell 0
+        (got.faint and (start is None or start == 0))  # a faint 1 on a rule, unless centred past cell 0
         or (start is None and min(c for _, c in out) == 0)  # written freely from the edge
         or _unread_strokes(out, pieces, comb_labs, stats, cell)
         or _stroke_on_rule_before(out, pieces, stats, raw, labels, on_rule, rules, cell, min_area)
@@ -1001,17 +1001,13 @@ def _across_separators(combs: dict[str, dict[int, Glyph]], layout: Layout, size)
     left side and reads 3, sure at 0.98: 181 → 131). The table only: the game checks the
     reference and the score, nothing but the set of open tables checks the table, and numbers
     written freely over the comb cross its separators at every turn."""
-    out = set()
-    for name, comb in combs.items():
-        if name != "table":
-            continue
-        boxes = [to_px(b, size) for b in layout.comb_cells(name)]
-        seps = [b[0] for b in boxes[1:]]
-        for c, g in comb.items():
-            left, width = g.origin[0], g.image.shape[1]
-            if any(min(x - left, left + width - x) >= ACROSS * width for x in seps):
-                out.add(f"{name}:{c}")
-    return out
+    seps = [to_px(b, size)[0] for b in layout.comb_cells("table")[1:]]
+    return {
+        f"table:{c}"
+        for c, g in combs.get("table", {}).items()
+        if any(min(x - g.origin[0], g.origin[0] + g.image.shape[1] - x) >= ACROSS * g.image.shape[1]
+               for x in seps)
+    }
 
 
 def _coloured_rule_before(bgr: np.ndarray, comb: dict[int, Glyph], cells: list, cell: float) -> bool:
@@ -1037,7 +1033,7 @@ def _coloured_rule_before(bgr: np.ndarray, comb: dict[int, Glyph], cells: list, 
         return False
     level, spread = _robust(usual)
     run = max(2, int(HIDDEN_RUN * cell))
-    for x in [boxes[0][0]] + [b[0] for b in boxes[1:]]:
+    for x in (b[0] for b in boxes):  # the left edge, then the separators
         if x >= first:
             break
         tinted = (chroma_along(x) > level + max(TINT, 4 * spread)).astype(np.float32)
