@@ -278,6 +278,51 @@ def test_a_digit_much_shorter_than_the_writers_others_is_a_piece():
     assert _short_characters(piece) == {"table:0"}
 
 
+def test_a_short_piece_close_to_a_digit_is_offered_joined_to_it():
+    """A 1's long lead-in left apart from its upright (13 read 113): the table gets a second
+    cut with the piece joined to it; digits of one height, or far apart, get none."""
+    from vision.fields import _joined
+
+    # stats rows: x, y, width, height, area (label 0 is the background)
+    stats = np.array([[0, 0, 0, 0, 0],
+                      [77, 41, 24, 22, 70],    # the lead-in, low and short
+                      [105, 28, 11, 37, 185],  # the upright
+                      [123, 28, 40, 35, 897]])  # the 3
+    chars = [([1], None), ([2], None), ([3], None)]
+    assert _joined(chars, stats, 45.0) == [([1, 2], None), ([3], None)]
+    even = np.array([[0, 0, 0, 0, 0], [60, 28, 20, 36, 300], [105, 28, 11, 37, 185],
+                     [123, 28, 40, 35, 897]])
+    assert _joined(chars, even, 45.0) is None  # three digits of one height
+    apart = stats.copy()
+    apart[1, 0] = 50  # the short piece 31 px (0.7 of the box) from the upright
+    assert _joined(chars, apart, 45.0) is None
+    assert _joined([([1], (77, 90)), ([2], None)], stats, 45.0) is None  # a cut part stays cut
+
+
+def test_ink_too_pale_to_cut_beside_a_digit_is_seen():
+    """A 7 whose bars faded under camera shake is cut as its upright alone (57 read 51): the
+    pale bar beside the cut stroke is seen; a clean upright, or one with only the blur's
+    rim around it, has nothing beside it."""
+    from vision.fields import _pale_beside
+
+    cell = 50.0
+    sub = np.zeros((50, 50), np.float32)
+    sub[8:42, 24:28] = 0.5  # the upright, cut
+    labels = np.zeros((50, 50), np.int32)
+    labels[8:42, 24:28] = 1
+    clean = (labels > 0).astype(np.uint8)
+    args = ({(0, 0): None}, {(0, 0): (0, 0, 50, 50)})
+    away = np.ones((50, 50), bool)
+    pieces = {(0, 0): [(1, None)]}
+    assert _pale_beside(*args, sub, clean, away, labels, pieces, cell) == set()
+    rim = sub.copy()
+    rim[7:43, 22:24] = rim[7:43, 28:30] = 0.25  # blur and JPEG around the stroke
+    assert _pale_beside(*args, rim, clean, away, labels, pieces, cell) == set()
+    faded = sub.copy()
+    faded[8:11, 8:24] = 0.2  # the 7's bar, too pale to be cut
+    assert _pale_beside(*args, faded, clean, away, labels, pieces, cell) == {(0, 0)}
+
+
 def test_a_digit_well_across_a_separator_is_doubtful():
     """An 8 written over the separator of its box loses the side that ran along the rule and
     reads 3 (181 → 131): a digit of the table box with a quarter of its width or more on each

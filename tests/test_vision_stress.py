@@ -78,7 +78,9 @@ def test_the_silent_errors_of_a_longer_stress_run_are_flagged():
     - 15 in violet ink, the 1's long lead-in cut off beyond the dashed separator: 115;
     - CES in felt pen, the E read as struck, the S unreadable: CE, legal at the same place;
     - PITA in pencil, the P unreadable (C only fourth): CITA, legal at the same place;
-    - 135 in violet ink, the 1 exactly on the box's black edge: 35."""
+    - 135 in violet ink, the 1 exactly on the box's black edge: 35;
+    - 13 in Delphine's hand on a wooden table, the 1's lead-in apart from its upright: 113;
+    - 57 under camera shake, the 7's bars too pale to be cut, its upright alone: 51."""
     from dataclasses import replace
 
     from vision.bench import TABLES, _got, _truth, make_cases
@@ -86,7 +88,8 @@ def test_the_silent_errors_of_a_longer_stress_run_are_flagged():
 
     found = ((28, "crayon_sur_le_bord", 26, "table"), (28, "encre_violette", 5, "table"),
              (28, "feutre_qui_bave", 14, "word"), (28, "crayon_sur_le_bord", 23, "word"),
-             (29, "violet_sur_le_bord", 13, "table"))
+             (29, "violet_sur_le_bord", 13, "table"), (29, "table_bois", 23, "table"),
+             (28, "bouge", 32, "table"))
     for seed, condition, index, wrong in found:
         case = make_cases(40, seed)[index]
         if CONDITIONS[condition].one_on_edge:

@@ -121,6 +121,13 @@ class Fields:
     #: stroke lying on a rule before the first digit, or a pale pen (whose strokes on a rule
     #: are erased with it). Elsewhere no leading "1" can have been lost.
     hidden: set[str] = field(default_factory=set)
+    #: the table's strokes with a piece joined to the character beside it (a 1's long
+    #: lead-in cut off from its upright reads as a 1 of its own: 13 → 113); the reader
+    #: flags the table when that cut reads as surely as the one kept
+    joined: dict[str, dict[int, Glyph]] = field(default_factory=dict)
+    #: table cells with ink beside their digit, off its strokes, too pale to be cut (a 7's
+    #: faded bars): a digit read as a lone upright there may be another one
+    pale_beside: set[str] = field(default_factory=set)
 
     @property
     def empty(self) -> bool:
@@ -558,6 +565,40 @@ def _characters(
     return out
 
 
+#: two characters of a number this close (share of the box height) …
+JOIN_GAP = 0.2
+#: … one of them at most this share of the other's height, may be one digit cut in two
+JOIN_SHORT = 0.8
+
+
+def _joined(
+    chars: list[tuple[list[int], tuple[int, int] | None]], stats: np.ndarray, height: float
+) -> list[tuple[list[int], tuple[int, int] | None]] | None:
+    """The characters with each piece joined to a close, taller neighbour: a 1's lead-in
+    left apart from its upright by a thin junction is shorter than its digits and nearly
+    touches the next one. None when no pair is like that."""
+    def extent(labs: list[int]) -> tuple[int, int, int, int]:
+        xs = [int(stats[v, 0]) for v in labs] + [int(stats[v, 0] + stats[v, 2]) for v in labs]
+        ys = [int(stats[v, 1]) for v in labs] + [int(stats[v, 1] + stats[v, 3]) for v in labs]
+        return min(xs), min(ys), max(xs), max(ys)
+
+    out = [list(c) for c in chars]
+    changed = False
+    i = 0
+    while i + 1 < len(out):
+        (a, sa), (b, sb) = out[i], out[i + 1]
+        if sa is None and sb is None:
+            ax0, ay0, ax1, ay1 = extent(a)
+            bx0, by0, bx1, by1 = extent(b)
+            ha, hb = ay1 - ay0, by1 - by0
+            if bx0 - ax1 <= JOIN_GAP * height and min(ha, hb) <= JOIN_SHORT * max(ha, hb):
+                out[i : i + 2] = [[a + b, None]]
+                changed = True
+                continue
+        i += 1
+    return [(labs, span) for labs, span in out] if changed else None
+
+
 def _comb_pieces(chars, labels: np.ndarray, comb: list[Box4], row: int) -> dict:
     """Cell → strokes of each character of a combed field, numbered by ``comb_keys``."""
     centres = []
@@ -821,7 +862,7 @@ def _cut(
             owner[lab] = rc
             marked |= big
     pieces: dict[tuple[int, int], list[tuple[int, tuple[int, int] | None]]] = {}
-    alt_pieces = None
+    alt_pieces = joined_pieces = None
     if combed:
         order = sorted(boxes)
         comb = [boxes[k] for k in order]
@@ -837,6 +878,10 @@ def _cut(
             eager = _characters(labels, stats, comb_labs, height, digits, cell_of, seps, True)
             if len(eager) != len(chars):
                 alt_pieces = _comb_pieces(eager, labels, comb, order[0][0])
+        if field == "table":
+            joined = _joined(chars, stats, height)
+            if joined is not None:
+                joined_pieces = _comb_pieces(joined, labels, comb, order[0][0])
     else:
         for lab, rc in owner.items():
             for span, cell_rc in _split_at_rules(stats[lab], rc, rules, boxes, cell):
@@ -846,11 +891,15 @@ def _cut(
     alternative = None
     if alt_pieces is not None:
         alternative = _glyphs(field, alt_pieces, boxes, labels, stats, source, raw, cell, set(), (x0, y0))
+    joined_cut = None
+    if joined_pieces is not None:
+        joined_cut = _glyphs(field, joined_pieces, boxes, labels, stats, source, raw, cell, set(), (x0, y0))
     faint_cells = [(r, c, (b[0] + x0, b[1] + y0, b[2] + x0, b[3] + y0)) for (r, c), b in boxes.items()]
     doubtful |= _faint_cells(
         sub, (erased | band).astype(np.uint8), faint_cells, set(out), (x0, y0), cell, got.noise,
         word_row,
     )
+    pale = _pale_beside(out, boxes, sub, clean, away, labels, pieces, cell) if field == "table" else set()
     # only the table is decoded with a possibly lost leading digit (the others have the game)
     start = _first_centred_cell(out, comb, x0) if field == "table" else None
     hidden = field == "table" and bool(out) and (
@@ -859,7 +908,8 @@ def _cut(
         or _unread_strokes(out, pieces, comb_labs, stats, cell)
         or _stroke_on_rule_before(out, pieces, stats, raw, labels, on_rule, rules, cell, min_area)
     )
-    return out, doubtful - set(out), marked or bool(out) or bool(doubtful), alternative, hidden
+    return (out, doubtful - set(out), marked or bool(out) or bool(doubtful), alternative, hidden,
+            joined_cut, pale)
 
 
 #: a stroke counts as lying on a printed rule when the rule is thicker than usual along at
@@ -883,6 +933,44 @@ CENTRED = 0.25
 #: a stroke left out of every glyph this long (share of a cell) may be what is left of a
 #: faint digit: a thin pale 1 shows as a few specks
 UNREAD_PART = 0.1
+
+
+#: ink beside a table digit, off its strokes, this share of their own ink level …
+PALE_BESIDE = 0.35
+#: … in one stretch at least this share of a cell long: a stroke of the digit too pale to
+#: be cut (a 7's bars faded by camera shake: the upright alone reads 1, 57 → 51)
+PALE_BESIDE_RUN = 0.2
+#: strokes' own blur and JPEG rims: this share of a cell around the cut strokes is theirs
+PALE_RIM = 0.06
+
+def _pale_beside(
+    out: dict, boxes: dict, sub: np.ndarray, clean: np.ndarray, away: np.ndarray,
+    labels: np.ndarray, pieces: dict, cell: float,
+) -> set[tuple[int, int]]:
+    """Cells of the table whose box holds, off the cut strokes and their rims, a stretch of
+    ink paler than the strokes but well above the paper: part of the digit left out."""
+    found = set()
+    r = max(1, int(round(PALE_RIM * cell)))
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
+    for rc in out:
+        box = boxes.get(rc)
+        if box is None:
+            continue
+        bx0, by0, bx1, by1 = (int(v) for v in box)
+        bx0, by0 = max(bx0, 0), max(by0, 0)
+        region = sub[by0:by1, bx0:bx1]
+        strokes = clean[by0:by1, bx0:bx1] > 0
+        mine = np.isin(labels[by0:by1, bx0:bx1], [lab for lab, _ in pieces.get(rc, [])])
+        if region.size == 0 or not mine.any():
+            continue
+        level = float(np.median(region[mine]))
+        near = cv2.dilate(strokes.astype(np.uint8), kernel) > 0
+        pale = (region > PALE_BESIDE * level) & ~near & away[by0:by1, bx0:bx1]
+        n, _, st, _ = cv2.connectedComponentsWithStats(pale.astype(np.uint8), connectivity=8)
+        longest = max((max(st[i, 2], st[i, 3]) for i in range(1, n)), default=0)
+        if longest >= PALE_BESIDE_RUN * cell:
+            found.add(rc)
+    return found
 
 
 def _first_centred_cell(out: dict, comb: list[Box4], x0: int) -> int | None:
@@ -1074,7 +1162,7 @@ def cut_fields(bgr: np.ndarray, layout: Layout, tolerance: float = 0.09) -> Fiel
     cell = (gx1 - gx0) / cols
     pad = int(cell * 0.35)
     printed = printed_matter(layout, size)
-    grid, grid_doubt, grid_marked, _, _ = _cut(
+    grid, grid_doubt, grid_marked, _, _, _, _ = _cut(
         ink, "grid", grid_cells, (gx0 - pad, gy0 - pad, gx1 + pad, gy1 + pad), cell, tolerance,
         printed, layout.word_row,
     )
@@ -1083,12 +1171,14 @@ def cut_fields(bgr: np.ndarray, layout: Layout, tolerance: float = 0.09) -> Fiel
     marked = {"grid"} if grid_marked else set()
     alternatives: dict[str, dict[int, Glyph]] = {}
     hidden_in: set[str] = set()
+    joined_cuts: dict[str, dict[int, Glyph]] = {}
+    pale_beside: set[str] = set()
     for name in layout.data["fields"]:
         cells = [(0, i, to_px(b, size)) for i, b in enumerate(layout.comb_cells(name))]
         fx0, fy0, fx1, fy1 = to_px(layout.field_box(name), size)
         # digits written freely may overflow the box, most often sideways
         px, py = int(cell * 0.5), int(cell * 0.3)
-        got, doubt, comb_marked, alt, hidden = _cut(
+        got, doubt, comb_marked, alt, hidden, joined, pale = _cut(
             ink, name, cells, (fx0 - px, fy0 - py, fx1 + px, fy1 + py), cell, tolerance, printed
         )
         combs[name] = {c: g for (_, c), g in got.items()}
@@ -1099,12 +1189,16 @@ def cut_fields(bgr: np.ndarray, layout: Layout, tolerance: float = 0.09) -> Fiel
             hidden_in.add(name)
         if alt is not None and len(alt) > len(got):
             alternatives[name] = {c: g for (_, c), g in alt.items()}
+        if joined:
+            joined_cuts[name] = {c: g for (_, c), g in joined.items()}
+        pale_beside |= {f"{name}:{c}" for _, c in pale}
     _plausible_cuts(combs, alternatives)
     doubtful |= _short_characters(combs) | _across_separators(combs, layout, size)
     gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
     area = gray[gy0:gy1, gx0:gx1]
     sharp = float(cv2.Laplacian(area, cv2.CV_32F).var())
-    return Fields(grid, combs, ink, paper, sharp, doubtful, marked, alternatives, hidden_in)
+    return Fields(grid, combs, ink, paper, sharp, doubtful, marked, alternatives, hidden_in, joined_cuts,
+                  pale_beside)
 
 
 def box_px(box: Box, size: tuple[int, int]) -> tuple[int, int, int, int]:

@@ -197,6 +197,9 @@ CUT_MARGIN = 0.3
 #: … and when it is read almost as surely, the number is flagged (a digit may be hidden
 #: in another: 71 read 7)
 CUT_DOUBT = 0.7
+#: a piece joined to its neighbour (``Fields.joined``) that still reads as a digit this
+#: surely: the number may have one digit fewer than the cut kept (a 1's lead-in: 13 → 113)
+JOIN_SURE = 0.5
 
 
 def _certainty(readings) -> float:
@@ -219,7 +222,19 @@ def _best_cuts(fields: Fields, glyphs: list[Glyph], readings, recogniser: Recogn
             readings = [readings[i] for i in keep] + other
         elif gain > -CUT_DOUBT:  # both cuts read alike: how many digits were written?
             fields.doubtful.add(f"{name}:cut")
+    for name, joined in fields.joined.items():
+        other = recogniser.read(list(joined.values()))
+        if min(r.confidence for r in other) >= JOIN_SURE:
+            fields.doubtful.add(f"{name}:cut")
     return glyphs, readings
+
+
+def _pale_uprights(fields: Fields, readings) -> None:
+    """A digit read 1 beside ink too pale to be cut may be a 7 or a 4 whose other strokes
+    faded (camera shake, a light pen): 57 read 51. Its cell is doubtful."""
+    for r in readings:
+        if r.key in fields.pale_beside and r.best == "1":
+            fields.doubtful.add(r.key)
 
 
 def _with_code(
@@ -459,6 +474,7 @@ def _read_page(page, candidates, board, tables, layout, recogniser, photo, thres
         glyphs = fields.all()
         readings = recogniser.read(glyphs)
         glyphs, readings = _best_cuts(fields, glyphs, readings, recogniser)
+        _pale_uprights(fields, readings)
         _edge_doubt(readings, {g.key: g for g in glyphs})
         if tesseract:
             from .tess import second_opinion
