@@ -323,6 +323,23 @@ def test_ink_too_pale_to_cut_beside_a_digit_is_seen():
     assert _pale_beside(*args, faded, clean, away, labels, pieces, cell) == {(0, 0)}
 
 
+def test_a_lone_small_digit_in_light_pencil_sets_the_pen_of_its_box():
+    """The table box holding only a small 2 in hard pencil (ink 0.16, about 90 pixels above
+    the grain): too few on a quarter of the pixels to measure the pen, its box was taken for
+    a dark pen's and the digit, under the dark pen's thresholds, was never cut."""
+    from vision.fields import _threshold
+
+    rng = np.random.default_rng(3)
+    grain = cv2.GaussianBlur(rng.normal(0, 1, (90, 160)).astype(np.float32), (0, 0), 2.0)
+    sub = np.clip(0.006 + 0.011 * grain / grain.std(), 0, None).astype(np.float32)  # JPEG, grain
+    stroke = np.array([[62, 28], [72, 22], [82, 30], [64, 66], [90, 66]], np.int32)  # a 2
+    cv2.polylines(sub, [stroke], False, 0.16, 1)
+    away = np.ones(sub.shape, bool)
+    got = _threshold(sub, away, np.zeros(sub.shape, bool))
+    assert got.faint
+    assert np.count_nonzero(got.mask[18:70, 58:94]) > 0.5 * np.count_nonzero(sub > 0.15)
+
+
 def test_a_digit_well_across_a_separator_is_doubtful():
     """An 8 written over the separator of its box loses the side that ran along the rule and
     reads 3 (181 → 131): a digit of the table box with a quarter of its width or more on each

@@ -670,6 +670,21 @@ def _level(work: np.ndarray, away: np.ndarray) -> tuple[float, float, np.ndarray
     return med, spread + 1e-3, level
 
 
+#: pixels off the rules well above the paper (8 noise spreads) needed to measure the pen
+#: when a quarter of them did not have 40: one small digit in pencil has about a hundred
+PEN_PIXELS = 40
+
+
+def _pen(work: np.ndarray, away: np.ndarray, med: float, noise: float) -> float:
+    """The pen's ink level (90th percentile of the pixels well above the paper, off the
+    rules), 0 when too few stand out to say, counted on every pixel: a lone small digit
+    of a light pencil in the table box was too few on a quarter of them, its box taken
+    for a dark pen's and its strokes left under the dark pen's thresholds."""
+    px = work[away]
+    strong = px[px > med + 8 * noise]
+    return float(np.percentile(strong, 90)) if strong.size >= PEN_PIXELS else 0.0
+
+
 def _threshold(sub: np.ndarray, away: np.ndarray, rules: np.ndarray) -> _Ink:
     """Binary ink of a field's crop: clear strokes, whole faint strokes by hysteresis
     (``ink_mask``), the printed ``rules``' own pixels left out.
@@ -695,6 +710,8 @@ def _threshold(sub: np.ndarray, away: np.ndarray, rules: np.ndarray) -> _Ink:
         if strong_px.size >= 40:
             pen = float(np.percentile(strong_px, 90))
             work, med, noise = smooth, med_s, noise_s
+    if pen == 0.0:  # too few on a quarter of the pixels: a lone small digit, counted on all
+        pen = _pen(work, away, med, noise)
     faint = 0 < pen < FAINT_PEN
     if faint and work is sub:  # a grainy pencil line is continuous once lightly smoothed
         work = cv2.GaussianBlur(sub, (0, 0), 0.8)
