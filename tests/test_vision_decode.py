@@ -287,6 +287,28 @@ def test_a_raccord_letter_where_the_grid_has_none_is_flagged():
     assert "raccord" in _flags(pale, FLAG_THRESHOLD)  # the grid's letter, but read unsurely
 
 
+def test_a_word_placed_by_a_doubtful_raccord_alone_flags_the_missing_reference():
+    """No reference read, the word placed by a raccord the reader doubts (a stray mark read
+    as a raccord letter while a reference in dark pencil was lost): the reference is shown
+    to the arbiter too; a raccord read surely, the grid's letter at its place, places the
+    word and leaves the empty reference alone."""
+    from engine.board import Board
+    from vision.reader import FLAG_THRESHOLD, _flags
+
+    board = Board()
+    for i, ch in enumerate("CHAT"):  # CHAT at H4..H7
+        board.cells[7][3 + i] = ch
+    moves = [Candidate("G4", "RIEN", 12)]
+    base = word_cells("RIEN", start=3) + comb("score", "12")
+    cha = [cell(f"grid:2:{3 + i}", 3 + i, ch, p=0.999, row=2) for i, ch in enumerate("CHA")]
+    sure = decode(group_readings(base + cha), moves, board)
+    assert sure.raccord == "CHA" and sure.ref.value is None
+    assert not {"ref", "raccord"} & set(_flags(sure, FLAG_THRESHOLD))
+    stray = decode(group_readings(base + [cell("grid:2:14", 14, "L", p=0.999, row=2)]), moves, board)
+    flagged = _flags(stray, FLAG_THRESHOLD)
+    assert stray.ref.value is None and {"raccord", "ref"} <= set(flagged)
+
+
 def test_a_reading_no_legal_move_explains_leaves_its_raccord_unchecked():
     """No legal move: the raccord cannot be checked against the grid (a letter may have been
     missed as well as misread): flagged with the word, even when none was read."""

@@ -340,6 +340,29 @@ def test_a_lone_small_digit_in_light_pencil_sets_the_pen_of_its_box():
     assert np.count_nonzero(got.mask[18:70, 58:94]) > 0.5 * np.count_nonzero(sub > 0.15)
 
 
+def test_camera_shake_is_told_from_blur_by_its_direction():
+    """A grid photographed still, or out of focus, is as sharp across its rows as across its
+    columns; shaken along them, or near, it is blurred one way only. Shaken along a diagonal,
+    its rows and columns blur alike: the grid cannot tell (documented, not claimed)."""
+    from vision.fields import isotropy
+
+    grid = np.full((300, 400), 235, np.uint8)
+    for x in range(10, 400, 26):
+        cv2.line(grid, (x, 0), (x, 299), 60, 2)
+    for y in range(10, 300, 26):
+        cv2.line(grid, (0, y), (399, y), 60, 2)
+    assert isotropy(grid) > 0.85
+    assert isotropy(cv2.GaussianBlur(grid, (0, 0), 2.0)) > 0.85
+    for angle in (0, 15, 90, 160):
+        k = np.zeros((9, 9), np.float32)
+        k[4, :] = 1
+        k = cv2.warpAffine(k, cv2.getRotationMatrix2D((4, 4), angle, 1), (9, 9))
+        shaken = cv2.filter2D(grid, -1, k / k.sum())
+        assert isotropy(shaken) < 0.35, angle
+    k = np.eye(9, dtype=np.float32)  # along the diagonal
+    assert isotropy(cv2.filter2D(grid, -1, k / k.sum())) > 0.35
+
+
 def test_a_digit_well_across_a_separator_is_doubtful():
     """An 8 written over the separator of its box loses the side that ran along the rule and
     reads 3 (181 → 131): a digit of the table box with a quarter of its width or more on each

@@ -80,7 +80,9 @@ def test_the_silent_errors_of_a_longer_stress_run_are_flagged():
     - PITA in pencil, the P unreadable (C only fourth): CITA, legal at the same place;
     - 135 in violet ink, the 1 exactly on the box's black edge: 35;
     - 13 in Delphine's hand on a wooden table, the 1's lead-in apart from its upright: 113;
-    - 57 under camera shake, the 7's bars too pale to be cut, its upright alone: 51."""
+    - 57 under camera shake, the 7's bars too pale to be cut, its upright alone: 51;
+    - 177 under camera shake, the last 7's upright too pale to be cut, its bars read 2: 172;
+    - 5A in dark, curled pencil, lost while a stray mark was read as a raccord: no reference."""
     from dataclasses import replace
 
     from vision.bench import TABLES, _got, _truth, make_cases
@@ -89,7 +91,8 @@ def test_the_silent_errors_of_a_longer_stress_run_are_flagged():
     found = ((28, "crayon_sur_le_bord", 26, "table"), (28, "encre_violette", 5, "table"),
              (28, "feutre_qui_bave", 14, "word"), (28, "crayon_sur_le_bord", 23, "word"),
              (29, "violet_sur_le_bord", 13, "table"), (29, "table_bois", 23, "table"),
-             (28, "bouge", 32, "table"))
+             (28, "bouge", 32, "table"), (30, "bouge", 14, "table"),
+             (29, "crayon_sombre_courbe", 25, "ref"))
     for seed, condition, index, wrong in found:
         case = make_cases(40, seed)[index]
         if CONDITIONS[condition].one_on_edge:

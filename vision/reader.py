@@ -166,14 +166,16 @@ def _lossy_capture(fields: Fields, groups) -> list[str]:
     nothing could be cut (a word in 2H pencil too faint to trace), or a word read with no
     score, or with neither reference nor raccord (every bulletin carries them: too pale to
     be seen). A number read on the same bulletin may have lost a digit as well (46 read 6
-    and 27 read 2 beside a lost word; 128 read 2 beside a lost reference and score)."""
+    and 27 read 2 beside a lost word; 128 read 2 beside a lost reference and score); a
+    number box with strokes where nothing was read is flagged itself (a reference in dark,
+    curled pencil lost while a stray mark passed for a raccord: no reference, unflagged)."""
     read = {"grid": groups.word or groups.raccord, "table": groups.table, "ref": groups.ref,
             "score": groups.score}
-    unread = any(name in fields.marked and not cells for name, cells in read.items())
+    unread = [name for name, cells in read.items() if name in fields.marked and not cells]
     missing = bool(groups.word) and (not groups.score or not (groups.ref or groups.raccord))
     if not (unread or missing):
         return []
-    return [name for name in ("table", "ref", "score") if read[name]]
+    return [name for name in ("table", "ref", "score") if read[name] or name in unread]
 
 
 def _cell_keys(groups) -> dict[str, list[str]]:
@@ -200,6 +202,10 @@ CUT_DOUBT = 0.7
 #: a piece joined to its neighbour (``Fields.joined``) that still reads as a digit this
 #: surely: the number may have one digit fewer than the cut kept (a 1's lead-in: 13 → 113)
 JOIN_SURE = 0.5
+#: below this :attr:`Fields.isotropy` the photo is shaken: strokes across the motion fade
+#: below the ink thresholds (a 7's bars: 57 read 51; its upright: 177 read 172) and the
+#: table, which no game check protects, is flagged
+SHAKEN = 0.35
 
 
 def _certainty(readings) -> float:
@@ -309,6 +315,10 @@ def _flags(d: Decoded, threshold: float) -> list[str]:
         # no legal move explains the reading: nor can the raccord be checked against the grid
         # (one may have been missed as well as misread)
         flagged.extend(n for n in ("word", "jokers", "raccord", "coup_illegal") if n not in flagged)
+    if d.ref.value is None and "raccord" in flagged and "ref" not in flagged:
+        # the word placed by a raccord in doubt (a stray mark read as one): a reference too
+        # pale to be seen may be what the player wrote
+        flagged.append("ref")
     return flagged
 
 
@@ -475,6 +485,8 @@ def _read_page(page, candidates, board, tables, layout, recogniser, photo, thres
         readings = recogniser.read(glyphs)
         glyphs, readings = _best_cuts(fields, glyphs, readings, recogniser)
         _pale_uprights(fields, readings)
+        if fields.isotropy < SHAKEN:  # a stroke across the shake fades: the table may lose one
+            fields.doubtful.add("table:bouge")
         _edge_doubt(readings, {g.key: g for g in glyphs})
         if tesseract:
             from .tess import second_opinion
