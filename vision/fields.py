@@ -16,6 +16,7 @@ import json
 import math
 from dataclasses import dataclass, field
 from itertools import groupby
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -815,6 +816,18 @@ def _glyphs(
     return out
 
 
+class _Cut(NamedTuple):
+    """One field cut into glyphs, and what the cut could not settle."""
+
+    glyphs: dict[tuple[int, int], Glyph]
+    doubtful: set[tuple[int, int]]  # cells with ink but no glyph, or a doubt of their own
+    marked: bool  # any pen stroke or faint trace in the field
+    alternative: dict[tuple[int, int], Glyph] | None  # touching digits cut apart
+    hidden: bool  # the table, where a leading digit may hide unread
+    joined: dict[tuple[int, int], Glyph] | None  # the table, a close short piece joined
+    pale_beside: set[tuple[int, int]]  # table cells with ink too pale to cut beside the digit
+
+
 def _cut(
     ink: np.ndarray,
     field: str,
@@ -824,7 +837,7 @@ def _cut(
     tolerance: float = 0.09,
     printed: np.ndarray | None = None,
     word_row: int | None = None,
-) -> tuple[dict[tuple[int, int], Glyph], set[tuple[int, int]]]:
+) -> _Cut:
     x0, y0, x1, y1 = region
     h, w = ink.shape
     x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
@@ -929,8 +942,8 @@ def _cut(
         or _unread_strokes(out, pieces, comb_labs, stats, cell)
         or _stroke_on_rule_before(out, pieces, stats, raw, labels, on_rule, rules, cell, min_area)
     )
-    return (out, doubtful - set(out), marked or bool(out) or bool(doubtful), alternative, hidden,
-            joined_cut, pale)
+    return _Cut(out, doubtful - set(out), marked or bool(out) or bool(doubtful), alternative, hidden,
+                joined_cut, pale)
 
 
 #: a stroke counts as lying on a printed rule when the rule is thicker than usual along at
@@ -963,6 +976,7 @@ PALE_BESIDE = 0.35
 PALE_BESIDE_RUN = 0.2
 #: strokes' own blur and JPEG rims: this share of a cell around the cut strokes is theirs
 PALE_RIM = 0.06
+
 
 def _pale_beside(
     out: dict, boxes: dict, sub: np.ndarray, clean: np.ndarray, away: np.ndarray,
@@ -1183,7 +1197,7 @@ def cut_fields(bgr: np.ndarray, layout: Layout, tolerance: float = 0.09) -> Fiel
     cell = (gx1 - gx0) / cols
     pad = int(cell * 0.35)
     printed = printed_matter(layout, size)
-    grid, grid_doubt, grid_marked, _, _, _, _ = _cut(
+    grid, grid_doubt, grid_marked, *_ = _cut(
         ink, "grid", grid_cells, (gx0 - pad, gy0 - pad, gx1 + pad, gy1 + pad), cell, tolerance,
         printed, layout.word_row,
     )
@@ -1199,20 +1213,18 @@ def cut_fields(bgr: np.ndarray, layout: Layout, tolerance: float = 0.09) -> Fiel
         fx0, fy0, fx1, fy1 = to_px(layout.field_box(name), size)
         # digits written freely may overflow the box, most often sideways
         px, py = int(cell * 0.5), int(cell * 0.3)
-        got, doubt, comb_marked, alt, hidden, joined, pale = _cut(
-            ink, name, cells, (fx0 - px, fy0 - py, fx1 + px, fy1 + py), cell, tolerance, printed
-        )
-        combs[name] = {c: g for (_, c), g in got.items()}
-        doubtful |= {f"{name}:{c}" for _, c in doubt}
-        if comb_marked:
+        cut = _cut(ink, name, cells, (fx0 - px, fy0 - py, fx1 + px, fy1 + py), cell, tolerance, printed)
+        combs[name] = {c: g for (_, c), g in cut.glyphs.items()}
+        doubtful |= {f"{name}:{c}" for _, c in cut.doubtful}
+        if cut.marked:
             marked.add(name)
-        if hidden or (name == "table" and _coloured_rule_before(bgr, combs[name], cells, cell)):
+        if cut.hidden or (name == "table" and _coloured_rule_before(bgr, combs[name], cells, cell)):
             hidden_in.add(name)
-        if alt is not None and len(alt) > len(got):
-            alternatives[name] = {c: g for (_, c), g in alt.items()}
-        if joined:
-            joined_cuts[name] = {c: g for (_, c), g in joined.items()}
-        pale_beside |= {f"{name}:{c}" for _, c in pale}
+        if cut.alternative is not None and len(cut.alternative) > len(cut.glyphs):
+            alternatives[name] = {c: g for (_, c), g in cut.alternative.items()}
+        if cut.joined:
+            joined_cuts[name] = {c: g for (_, c), g in cut.joined.items()}
+        pale_beside |= {f"{name}:{c}" for _, c in cut.pale_beside}
     _plausible_cuts(combs, alternatives)
     doubtful |= _short_characters(combs) | _across_separators(combs, layout, size)
     gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)

@@ -232,7 +232,7 @@ def make_patch(
     ink, _ = ink_map(crop)
     shifted = [(r, c, (b[0] - ox, b[1] - oy, b[2] - ox, b[3] - oy)) for r, c, b in cells]
     tol = 0.09 if rng.random() < 0.7 else 0.2
-    glyphs = _cut(ink, field, shifted, (rx0 - ox, ry0 - oy, rx1 - ox, ry1 - oy), cell, tol)[0]
+    glyphs = _cut(ink, field, shifted, (rx0 - ox, ry0 - oy, rx1 - ox, ry1 - oy), cell, tol).glyphs
     out = []
     for rc, g in glyphs.items():
         ch = written.get(rc)
