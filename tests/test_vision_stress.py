@@ -82,7 +82,9 @@ def test_the_silent_errors_of_a_longer_stress_run_are_flagged():
     - 13 in Delphine's hand on a wooden table, the 1's lead-in apart from its upright: 113;
     - 57 under camera shake, the 7's bars too pale to be cut, its upright alone: 51;
     - 177 under camera shake, the last 7's upright too pale to be cut, its bars read 2: 172;
-    - 5A in dark, curled pencil, lost while a stray mark was read as a raccord: no reference."""
+    - 5A in dark, curled pencil, lost while a stray mark was read as a raccord: no reference;
+    - 84 in dim light, the dashed separator's dashes thickened by noise read as a 1: 184 (now
+      read right: short upright pieces that wide along a rule are the rule's remains)."""
     from dataclasses import replace
 
     from vision.bench import TABLES, _got, _truth, make_cases
@@ -92,7 +94,7 @@ def test_the_silent_errors_of_a_longer_stress_run_are_flagged():
              (28, "feutre_qui_bave", 14, "word"), (28, "crayon_sur_le_bord", 23, "word"),
              (29, "violet_sur_le_bord", 13, "table"), (29, "table_bois", 23, "table"),
              (28, "bouge", 32, "table"), (30, "bouge", 14, "table"),
-             (29, "crayon_sombre_courbe", 25, "ref"))
+             (29, "crayon_sombre_courbe", 25, "ref"), (33, "lumiere_faible", 22, None))
     for seed, condition, index, wrong in found:
         case = make_cases(40, seed)[index]
         if CONDITIONS[condition].one_on_edge:
@@ -102,4 +104,7 @@ def test_the_silent_errors_of_a_longer_stress_run_are_flagged():
         truth, got = _truth(case.content), _got(r)
         silent = [f for f in truth if truth[f] != got[f] and f not in r.flagged]
         assert not silent, (condition, case.seed, silent, got)
-        assert wrong in r.flagged, (condition, case.seed, r.flagged)
+        if wrong is None:  # the cause itself removed: read right
+            assert got == truth, (condition, case.seed, got)
+        else:
+            assert wrong in r.flagged, (condition, case.seed, r.flagged)

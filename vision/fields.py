@@ -76,6 +76,10 @@ BRIDGE_LONGEST = 0.35
 #: a stroke group of the grid reaching this far (cells) on both sides of a rule is two
 #: letters touching there (a letter across the rule mostly lies on one side)
 SPLIT_PART = 0.3
+#: a short upright piece along a rule at most this many pixels wide on average is a dash of a
+#: dashed separator thickened by a dim photo's noise (read as a 1: 84 → 184); a digit's
+#: upright on a rule is longer than ``HIDDEN_RUN`` and keeps the thinner limit
+DASH_WIDTH = 3.5
 MIN_FILL = 0.012  # share of a cell's area that must be ink for the cell to count as written
 
 
@@ -882,7 +886,9 @@ def _cut(
             continue
         bw, bh = stats[lab, cv2.CC_STAT_WIDTH], stats[lab, cv2.CC_STAT_HEIGHT]
         rc = keys[where[lab]] if where[lab] >= 0 else None
-        if on_rule[lab] > 0.8 * area and area < 2.5 * max(bw, bh):
+        if on_rule[lab] > 0.8 * area and (
+            area < 2.5 * max(bw, bh) or (bw < bh < HIDDEN_RUN * cell and area < DASH_WIDTH * bh)
+        ):
             continue  # a thin line along a rule: what is left of the rule, not a pen stroke
         big = max(bw, bh) >= 0.25 * cell  # a pen stroke in the field, whatever becomes of it
         if combed:  # any stroke mostly within the box's height belongs to the field
