@@ -202,10 +202,6 @@ CUT_DOUBT = 0.7
 #: a piece joined to its neighbour (``Fields.joined``) that still reads as a digit this
 #: surely: the number may have one digit fewer than the cut kept (a 1's lead-in: 13 → 113)
 JOIN_SURE = 0.5
-#: below this :attr:`Fields.isotropy` the photo is shaken: strokes across the motion fade
-#: below the ink thresholds (a 7's bars: 57 read 51; its upright: 177 read 172) and the
-#: table, which no game check protects, is flagged
-SHAKEN = 0.35
 
 
 def _certainty(readings) -> float:
@@ -485,8 +481,6 @@ def _read_page(page, candidates, board, tables, layout, recogniser, photo, thres
         readings = recogniser.read(glyphs)
         glyphs, readings = _best_cuts(fields, glyphs, readings, recogniser)
         _pale_uprights(fields, readings)
-        if fields.isotropy < SHAKEN:  # a stroke across the shake fades: the table may lose one
-            fields.doubtful.add("table:bouge")
         _edge_doubt(readings, {g.key: g for g in glyphs})
         if tesseract:
             from .tess import second_opinion
