@@ -299,6 +299,31 @@ def test_a_short_piece_close_to_a_digit_is_offered_joined_to_it():
     assert _joined([([1], (77, 90)), ([2], None)], stats, 45.0) is None  # a cut part stays cut
 
 
+def test_a_one_split_off_a_character_a_little_wider_than_the_others_is_offered_apart():
+    """187 in Steve Hand's wide digits: the slanted 1 touching the 8 makes one character only
+    1.33 times as wide as the writer's others. A second cut that takes a 1's width off it is
+    returned apart (a count of digits in doubt); cutting a character no wider into two
+    halves is no cut; a character one and a half times as wide keeps its second cut."""
+    from vision.fields import Glyph, _plausible_cuts
+
+    def g(field: str, col: int, h: int, w: int) -> Glyph:
+        return Glyph(field, 0, col, np.ones((h, w), np.float32), np.zeros((8, 8), np.float32), 0.1, 45.0)
+
+    def combs(widest: int) -> dict:
+        return {"table": {0: g("table", 0, 37, widest), 1: g("table", 1, 42, 20)},
+                "ref": {0: g("ref", 0, 32, 7), 1: g("ref", 1, 42, 27)},
+                "score": {0: g("score", 0, 40, 29), 1: g("score", 1, 42, 27)}}
+
+    one_off = {0: g("table", 0, 36, 10), 1: g("table", 1, 37, 26), 2: g("table", 2, 42, 20)}
+    alternatives = {"table": dict(one_off)}
+    assert _plausible_cuts(combs(36), alternatives) == {"table": one_off}
+    assert alternatives == {}
+    halves = {"table": {0: g("table", 0, 37, 18), 1: g("table", 1, 37, 18), 2: g("table", 2, 42, 20)}}
+    assert _plausible_cuts(combs(36), halves) == {} and halves == {}
+    wide = {"table": {0: g("table", 0, 37, 20), 1: g("table", 1, 37, 22), 2: g("table", 2, 42, 20)}}
+    assert _plausible_cuts(combs(42), wide) == {} and list(wide) == ["table"]
+
+
 def test_ink_too_pale_to_cut_beside_a_digit_is_seen():
     """A 7 whose bars faded under camera shake is cut as its upright alone (57 read 51): the
     pale bar beside the cut stroke is seen; a clean upright, or one with only the blur's

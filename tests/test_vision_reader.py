@@ -217,3 +217,42 @@ def test_numbers_are_flagged_when_the_capture_lost_a_whole_field():
     assert _lossy_capture(SimpleNamespace(marked={"grid", "table"}), no_score) == ["table", "ref"]
     nowhere = SimpleNamespace(word=[cell], raccord=[], table=[cell], ref=[], score=[cell])
     assert _lossy_capture(SimpleNamespace(marked={"grid", "table"}), nowhere) == ["table", "score"]
+
+
+def _drawn(text: str, col: int):
+    """A table glyph of ``text`` drawn in a plain stroke font, as the cut would give it."""
+    from vision.fields import Glyph
+
+    img = np.zeros((60, 70), np.uint8)
+    cv2.putText(img, text, (8, 50), cv2.FONT_HERSHEY_SIMPLEX, 1.6, 255, 5)
+    ys, xs = np.nonzero(img)
+    crop = img[ys.min():ys.max() + 1, xs.min():xs.max() + 1].astype(np.float32) / 255
+    return Glyph("table", 0, col, crop, np.zeros((8, 8), np.float32), 0.1, 45.0)
+
+
+def test_a_one_that_may_touch_the_next_digit_flags_the_table():
+    """187 with its slanted 1 touching the 8 was cut as two characters and read 87, sure. The
+    cut taking the 1 off (``Fields.touching_one``) reads 1, 8 and 7 as surely: the number of
+    digits is in doubt and the table is flagged; the number kept is still the one read. A
+    piece split off that is no sure 1 beside a sure rest raises no doubt."""
+    from vision.fields import Fields, Glyph
+    from vision.reader import _best_cuts
+    from vision.recognise import Recogniser
+
+    recogniser = Recogniser.load()
+    kept = [_drawn("18", 0), _drawn("7", 1)]
+    readings = recogniser.read(kept)
+
+    def fields(touching: dict) -> Fields:
+        return Fields({}, {"table": dict(enumerate(kept))}, np.zeros((1, 1), np.float32), 200.0, 100.0,
+                      touching_one={"table": touching})
+
+    split = fields({0: _drawn("1", 0), 1: _drawn("8", 1), 2: _drawn("7", 2)})
+    glyphs, after = _best_cuts(split, kept, readings, recogniser)
+    assert "table:cut" in split.doubtful
+    assert [r.best for r in after] == [r.best for r in readings]  # never read in its place
+    zero = _drawn("0", 1)
+    half = Glyph("table", 0, 1, zero.image[:, zero.image.shape[1] // 2:].copy(), zero.window, 0.1, 45.0)
+    unsure = fields({0: _drawn("1", 0), 1: half, 2: _drawn("7", 2)})  # the rest: half a 0
+    _best_cuts(unsure, kept, readings, recogniser)
+    assert "table:cut" not in unsure.doubtful

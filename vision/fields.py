@@ -137,6 +137,10 @@ class Fields:
     #: the grid's sharpness the same in every direction (1) or not (camera shake): see
     #: :func:`isotropy`
     isotropy: float = 1.0
+    #: a number's cut with a 1 taken off a character only a little wider than the writer's
+    #: others (a slanted 1 touching an 8: 187 read 87); the reader flags the number when
+    #: that 1 and the rest read surely, and never reads that cut in place of the one kept
+    touching_one: dict[str, dict[int, Glyph]] = field(default_factory=dict)
 
     @property
     def empty(self) -> bool:
@@ -1088,9 +1092,24 @@ def _stroke_on_rule_before(
     return False
 
 
-def _plausible_cuts(combs: dict[str, dict[int, Glyph]], alternatives: dict) -> None:
+#: a number's second cut is kept where its widest character is this much wider than the
+#: writer's other characters (median, 1s aside): two digits touching, not a wide 2 …
+WIDE_PAIR = 1.45
+#: … while a cut taking a 1's width off a character this much wider is offered as a count of
+#: digits in doubt: a slanted 1 touching the digit beside it adds little width (187 read 87)
+WIDE_WITH_ONE = 1.2
+#: a character narrower than this share of its height is a 1 (or an I)
+ONE_WIDTH = 0.45
+
+
+def _plausible_cuts(
+    combs: dict[str, dict[int, Glyph]], alternatives: dict
+) -> dict[str, dict[int, Glyph]]:
     """Keep a number's second cut only where its widest character is much wider than the
-    writer's other characters in the boxes (two digits touching, not a wide 2)."""
+    writer's other characters in the boxes (two digits touching, not a wide 2). A cut that
+    takes only a 1's width off a character a little wider than the others is returned
+    apart: whether a 1 touches that digit is for the recogniser to say, never to read."""
+    touching_one = {}
     for name in list(alternatives):
         mine = sorted(combs[name].values(), key=lambda g: g.image.shape[1])
         if not mine:
@@ -1101,10 +1120,18 @@ def _plausible_cuts(combs: dict[str, dict[int, Glyph]], alternatives: dict) -> N
             g.image.shape[1]
             for comb in combs.values()
             for g in comb.values()
-            if g is not widest and g.image.shape[1] >= 0.45 * g.image.shape[0]  # 1s aside
+            if g is not widest and g.image.shape[1] >= ONE_WIDTH * g.image.shape[0]  # 1s aside
         ]
-        if others and widest.image.shape[1] < 1.45 * float(np.median(others)):
-            del alternatives[name]
+        if not others or widest.image.shape[1] >= WIDE_PAIR * float(np.median(others)):
+            continue
+        kept = {g.image.shape for g in mine}
+        split_off = [g for g in alternatives[name].values() if g.image.shape not in kept]
+        if widest.image.shape[1] >= WIDE_WITH_ONE * float(np.median(others)) and any(
+            g.image.shape[1] < ONE_WIDTH * g.image.shape[0] for g in split_off
+        ):
+            touching_one[name] = alternatives[name]
+        del alternatives[name]
+    return touching_one
 
 
 def _short_characters(combs: dict[str, dict[int, Glyph]]) -> set[str]:
@@ -1227,7 +1254,7 @@ def cut_fields(bgr: np.ndarray, layout: Layout, tolerance: float = 0.09) -> Fiel
         if cut.joined:
             joined_cuts[name] = {c: g for (_, c), g in cut.joined.items()}
         pale_beside |= {f"{name}:{c}" for _, c in cut.pale_beside}
-    _plausible_cuts(combs, alternatives)
+    touching_one = _plausible_cuts(combs, alternatives)
     doubtful |= _short_characters(combs) | _across_separators(combs, layout, size)
     gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
     area = gray[gy0:gy1, gx0:gx1]
@@ -1236,7 +1263,7 @@ def cut_fields(bgr: np.ndarray, layout: Layout, tolerance: float = 0.09) -> Fiel
     if even < SHAKEN:  # a stroke across the shake fades: the table, unchecked, may lose one
         doubtful.add("table:bouge")
     return Fields(grid, combs, ink, paper, sharp, doubtful, marked, alternatives, hidden_in, joined_cuts,
-                  pale_beside, even)
+                  pale_beside, even, touching_one)
 
 
 #: below this :func:`isotropy` of the grid the photo is shaken: strokes across the motion

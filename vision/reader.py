@@ -17,7 +17,7 @@ import numpy as np
 from engine.board import Board
 
 from .decode import Candidate, Decoded, FieldValue, decode, group_readings
-from .fields import Fields, Glyph, cut_fields
+from .fields import ONE_WIDTH, Fields, Glyph, cut_fields
 from .layout import Layout
 from .load import load_image
 from .page import Page, find_page, find_pages
@@ -228,14 +228,27 @@ def _best_cuts(fields: Fields, glyphs: list[Glyph], readings, recogniser: Recogn
         other = recogniser.read(list(joined.values()))
         if min(r.confidence for r in other) >= JOIN_SURE:
             fields.doubtful.add(f"{name}:cut")
+    for name, cut in fields.touching_one.items():
+        other = recogniser.read(list(cut.values()))
+        kept = {g.image.shape for g in fields.combs[name].values()}
+        split_off = [r for g, r in zip(cut.values(), other, strict=True)
+                     if g.image.shape not in kept and g.image.shape[1] < ONE_WIDTH * g.image.shape[0]]
+        if any(r.best == "1" for r in split_off) and min(r.confidence for r in other) >= JOIN_SURE:
+            fields.doubtful.add(f"{name}:cut")
     return glyphs, readings
 
 
+#: digits that are another's strokes less one: a 1 is a 7 or a 4 without its bars, a 0 a 6
+#: or a 9 without its stem
+PART_OF_ANOTHER = frozenset("10")
+
+
 def _pale_uprights(fields: Fields, readings) -> None:
-    """A digit read 1 beside ink too pale to be cut may be a 7 or a 4 whose other strokes
-    faded (camera shake, a light pen): 57 read 51. Its cell is doubtful."""
+    """A digit beside ink too pale to be cut may be part of another whose other strokes
+    faded (camera shake, a light pen): a 7's bars, 57 read 51; a 6's stem in pencil, 176
+    read 170. When it reads as such a part, its cell is doubtful."""
     for r in readings:
-        if r.key in fields.pale_beside and r.best == "1":
+        if r.key in fields.pale_beside and r.best in PART_OF_ANOTHER:
             fields.doubtful.add(r.key)
 
 
