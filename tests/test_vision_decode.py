@@ -321,6 +321,26 @@ def test_a_reading_no_legal_move_explains_leaves_its_raccord_unchecked():
     assert d.legal and "raccord" not in _flags(d, 0.95)
 
 
+def test_a_reading_no_legal_move_explains_flags_its_table_too():
+    """22 in dark, curled pencil read 2 (the first 2 too pale to be cut) beside a word no
+    legal move explains: a capture that failed wherever the game could check it cannot vouch
+    for the table, which the game cannot check, however surely its digits read; a legal
+    reading leaves a sure table alone."""
+    from vision.reader import _flags
+
+    sure = {0: {"p": 0.999}, 1: {"p": 0.999}}
+    table = comb("table", "57", sure)
+    lost = decode(group_readings(word_cells("ZYTHUM") + table + comb("ref", "H4", sure)
+                                 + comb("score", "70", sure)),
+                  MOVES, tables=range(1, 201), table_hidden=False)
+    assert not lost.legal and lost.table.value == 57 and lost.table.confidence > 0.99
+    assert {"coup_illegal", "table"} <= set(_flags(lost, 0.95))
+    legal = decode(group_readings(word_cells("MAISONS", overrides={i: {"p": 0.999} for i in range(7)})
+                                  + table + comb("ref", "H4", sure) + comb("score", "70", sure)),
+                   MOVES, tables=range(1, 201), table_hidden=False)
+    assert legal.legal and "table" not in _flags(legal, 0.95)
+
+
 def test_a_word_two_of_whose_letters_got_no_cell_is_still_found_but_flagged():
     """Wide letters across the borders: MAISONS read on five cells (M A S O S, the I and the N
     merged into their neighbours). The legal word is proposed, never as sure."""

@@ -324,6 +324,58 @@ def test_a_one_split_off_a_character_a_little_wider_than_the_others_is_offered_a
     assert _plausible_cuts(combs(42), wide) == {} and list(wide) == ["table"]
 
 
+def test_a_flat_stroke_just_above_the_box_makes_the_digit_under_it_reach_the_edge():
+    """171 with the 7's bar written over the box's top edge: the bar is left outside the box
+    and the upright alone reads 1 (111, sure). A flat pen stroke just above the edge, over
+    a glyph reaching the edge, marks that glyph ``touches_top`` (the reader then gives the
+    1 its share of 7); a stroke far above, beside, or a glyph well below the edge, do not."""
+    from vision.fields import Glyph, _bar_above
+
+    cell = 50.0
+    boxes = {(0, 0): (25, 15, 74, 74), (0, 1): (74, 15, 124, 74)}
+
+    def glyph(col: int, x: int, y: int, w: int) -> Glyph:
+        return Glyph("table", 0, col, np.ones((30, w), np.float32), np.zeros((8, 8), np.float32),
+                     0.1, cell, origin=(x + 900, y + 100))
+
+    def touching(bar: list[int], top_y: int = 21) -> list[bool]:
+        # stats rows: x, y, width, height, area; label 0 the background, 1 the bar
+        stats = np.array([[0, 0, 200, 90, 0], bar, [50, top_y, 21, 29, 177]])
+        out = {(0, 0): glyph(0, 50, top_y, 21), (0, 1): glyph(1, 97, 21, 11)}
+        on_rule = np.zeros(3)
+        got = _bar_above(out, boxes, stats, {2}, on_rule, cell, 6, (900, 100))
+        return [got[k].touches_top for k in sorted(got)]
+
+    assert touching([49, 7, 23, 3, 37]) == [True, False]  # the bar over the first glyph only
+    assert touching([49, 7, 23, 3, 37], top_y=30) == [False, False]  # the glyph well below
+    assert touching([49, -15, 23, 3, 37]) == [False, False]  # a stroke far above the box
+    assert touching([140, 7, 23, 3, 37]) == [False, False]  # beside, over no glyph
+    assert touching([49, 5, 8, 8, 37]) == [False, False]  # a speck, not a flat stroke
+
+
+def test_the_lean_of_a_glyph_tells_a_lying_bar_from_a_slanted_one():
+    """A slanted 8 whose loops closed up is one straight violet bar at about 50° from upright
+    (185 read 115, sure); a 1 stands within 45°, and a 1 with a long lead-in, leaning as far,
+    is angular, not a bar."""
+    import cv2
+
+    from vision.fields import lean
+
+    def drawn(*segments: tuple[int, int, int, int], width: int = 5) -> np.ndarray:
+        img = np.zeros((60, 60), np.float32)
+        for x0, y0, x1, y1 in segments:
+            cv2.line(img, (x0, y0), (x1, y1), 1.0, width)
+        return img
+
+    angle, elongation = lean(drawn((10, 45, 50, 14), width=9))
+    assert angle > 45 and elongation > 8  # the closed-up 8
+    angle, elongation = lean(drawn((25, 55, 35, 5)))
+    assert angle < 20 and elongation > 8  # an upright 1, slanted a little
+    angle, elongation = lean(drawn((5, 30, 40, 5), (40, 5, 40, 55)))
+    assert elongation < 8  # a 1 with a long lead-in: leaning, but no bar
+    assert lean(np.zeros((0, 0), np.float32)) == (0.0, 1.0)
+
+
 def test_ink_too_pale_to_cut_beside_a_digit_is_seen():
     """A 7 whose bars faded under camera shake is cut as its upright alone (57 read 51): the
     pale bar beside the cut stroke is seen; a clean upright, or one with only the blur's

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import groupby
 from typing import NamedTuple
 
@@ -939,6 +939,8 @@ def _cut(
         sub, (erased | band).astype(np.uint8), faint_cells, set(out), (x0, y0), cell, got.noise,
         word_row,
     )
+    if combed:
+        out = _bar_above(out, boxes, stats, set(comb_labs), on_rule, cell, min_area, (x0, y0))
     pale = _pale_beside(out, boxes, sub, clean, away, labels, pieces, cell) if field == "table" else set()
     # only the table is decoded with a possibly lost leading digit (the others have the game)
     start = _first_centred_cell(out, comb, x0) if field == "table" else None
@@ -950,6 +952,46 @@ def _cut(
     )
     return _Cut(out, doubtful - set(out), marked or bool(out) or bool(doubtful), alternative, hidden,
                 joined_cut, pale)
+
+
+#: a glyph whose top comes this close (share of a cell) to its box's top edge …
+BAR_REACH = 0.15
+#: … under a flat pen stroke left above that edge, its bottom at most this far above it (a
+#: 7's bar written over the edge: 171 read 111), is taken to reach the edge (``touches_top``)
+BAR_ABOVE = 0.3
+
+
+def _bar_above(
+    out: dict[tuple[int, int], Glyph], boxes: dict, stats: np.ndarray, used: set[int],
+    on_rule: np.ndarray, cell: float, min_area: int, origin: tuple[int, int],
+) -> dict[tuple[int, int], Glyph]:
+    """The glyphs with ``touches_top`` set where a flat pen stroke, not part of any character
+    of the field, lies just above the box's top edge over the glyph's top: the bar of a 7
+    written across the edge, left outside the box while its upright alone reads 1."""
+    bars = [
+        (int(x), int(y + h), int(w)) for lab, (x, y, w, h, area) in enumerate(stats[:, :5])
+        if lab and lab not in used and area >= min_area and on_rule[lab] <= 0.8 * area
+        and w >= 0.25 * cell and w >= 2 * h
+    ]
+    if not bars:
+        return out
+    found = dict(out)
+    for rc, g in out.items():
+        box = boxes.get(rc)
+        if box is None or g.touches_top:
+            continue
+        top = int(box[1])
+        gx0, gy0 = g.origin[0] - origin[0], g.origin[1] - origin[1]
+        gx1 = gx0 + g.image.shape[1]
+        if gy0 > top + BAR_REACH * cell:
+            continue
+        for bx, bottom, bw in bars:
+            over = min(bx + bw, gx1) - max(bx, gx0)
+            near = top - BAR_ABOVE * cell <= bottom <= top + BAR_REACH * cell
+            if near and over >= 0.5 * min(bw, gx1 - gx0):
+                found[rc] = replace(g, touches_top=True)
+                break
+    return found
 
 
 #: a stroke counts as lying on a printed rule when the rule is thicker than usual along at
@@ -1084,11 +1126,16 @@ def _stroke_on_rule_before(
         thick = (widths >= usual + max(2.0, 0.5 * usual)).astype(np.float32)
         if thick.size >= run and np.convolve(thick, np.ones(run), "valid").max() >= run:
             return True
-        for lab in range(1, len(stats)):  # pieces dropped as the rule's remains
+        along = 0  # pieces dropped as the rule's remains: one a digit's length, or on the
+        for lab in range(1, len(stats)):  # solid outer edge, a 1 broken along it (150 → 50)
             sx, _, sw, sh, area = (int(v) for v in stats[lab, :5])
             if (area >= min_area and on_rule[lab] > 0.8 * area and area < 2.5 * max(sw, sh)
-                    and sh >= HIDDEN_RUN * cell and sx <= x + 3 and sx + sw >= x - 3):
-                return True
+                    and sx <= x + 3 and sx + sw >= x - 3):
+                if sh >= HIDDEN_RUN * cell:
+                    return True
+                along += sh if i == 0 else 0
+        if along >= HIDDEN_RUN * cell:
+            return True
     return False
 
 
@@ -1270,6 +1317,18 @@ def cut_fields(bgr: np.ndarray, layout: Layout, tolerance: float = 0.09) -> Fiel
 #: fade below the ink thresholds (a 7's bars: 57 read 51; its upright: 177 read 172) and
 #: the table, which no game check protects, is doubtful
 SHAKEN = 0.35
+
+
+def lean(image: np.ndarray) -> tuple[float, float]:
+    """(angle of the ink's long axis from the vertical in degrees, length over width ratio of
+    its spread): a 1 stands within 45° of upright; a straight bar lying lower is a dash, or
+    an 8 or a 0 whose loops closed up in a slanted hand."""
+    ys, xs = np.nonzero(image > 0.5 * float(image.max())) if image.size else ((), ())
+    if len(xs) < 5:
+        return 0.0, 1.0
+    values, vectors = np.linalg.eigh(np.cov(np.stack([xs, ys]).astype(np.float64)))
+    x, y = vectors[:, 1]
+    return float(np.degrees(np.arctan2(abs(x), abs(y)))), float(values[1] / max(values[0], 1e-6))
 
 
 def isotropy(gray: np.ndarray) -> float:

@@ -17,7 +17,7 @@ import numpy as np
 from engine.board import Board
 
 from .decode import Candidate, Decoded, FieldValue, decode, group_readings
-from .fields import ONE_WIDTH, Fields, Glyph, cut_fields
+from .fields import ONE_WIDTH, Fields, Glyph, cut_fields, lean
 from .layout import Layout
 from .load import load_image
 from .page import Page, find_page, find_pages
@@ -252,6 +252,26 @@ def _pale_uprights(fields: Fields, readings) -> None:
             fields.doubtful.add(r.key)
 
 
+#: a digit read 1 whose ink is a straight bar (long axis this many times its width, in
+#: spread) …
+BAR_ELONGATION = 8.0
+#: … lying this far from upright (degrees) is no 1: a slanted 8 whose loops closed up (185
+#: read 115, the 8 one violet bar at 52°, sure). Bench 1s that far from upright are angular
+#: (a lead-in and an upright: elongation 2.5–5), bar-like only once in 395
+LYING = 45.0
+
+
+def _lying_ones(fields: Fields, readings) -> None:
+    """A digit of a number read 1 whose ink is a bar lying nearer flat than upright: doubtful."""
+    for r in readings:
+        name, _, col = r.key.partition(":")
+        g = fields.combs.get(name, {}).get(int(col)) if col.isdigit() else None
+        if g is not None and r.best == "1":
+            angle, elongation = lean(g.image)
+            if angle >= LYING and elongation >= BAR_ELONGATION:
+                fields.doubtful.add(r.key)
+
+
 def _with_code(
     reading: BulletinReading,
     code: PrintedCode | None,
@@ -328,6 +348,11 @@ def _flags(d: Decoded, threshold: float) -> list[str]:
         # the word placed by a raccord in doubt (a stray mark read as one): a reference too
         # pale to be seen may be what the player wrote
         flagged.append("ref")
+    if "coup_illegal" in flagged and "table" not in flagged:
+        # no legal move explains word, reference and score: a capture that failed wherever
+        # the game could check it cannot vouch for the one field it does not (22 in dark,
+        # curled pencil, the first 2 too pale to be cut, read 2 beside a lost word)
+        flagged.append("table")
     return flagged
 
 
@@ -494,6 +519,7 @@ def _read_page(page, candidates, board, tables, layout, recogniser, photo, thres
         readings = recogniser.read(glyphs)
         glyphs, readings = _best_cuts(fields, glyphs, readings, recogniser)
         _pale_uprights(fields, readings)
+        _lying_ones(fields, readings)
         _edge_doubt(readings, {g.key: g for g in glyphs})
         if tesseract:
             from .tess import second_opinion
