@@ -1320,9 +1320,9 @@ SHAKEN = 0.35
 
 
 def lean(image: np.ndarray) -> tuple[float, float]:
-    """(angle of the ink's long axis from the vertical in degrees, length over width ratio of
-    its spread): a 1 stands within 45° of upright; a straight bar lying lower is a dash, or
-    an 8 or a 0 whose loops closed up in a slanted hand."""
+    """(angle of the ink's long axis from the vertical in degrees, the ink's variance along
+    that axis over its variance across it): a 1 stands within 45° of upright; a straight bar
+    lying lower is a dash, or an 8 or a 0 whose loops closed up in a slanted hand."""
     ys, xs = np.nonzero(image > 0.5 * float(image.max())) if image.size else ((), ())
     if len(xs) < 5:
         return 0.0, 1.0

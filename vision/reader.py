@@ -252,8 +252,8 @@ def _pale_uprights(fields: Fields, readings) -> None:
             fields.doubtful.add(r.key)
 
 
-#: a digit read 1 whose ink is a straight bar (long axis this many times its width, in
-#: spread) …
+#: a digit read 1 whose ink is a straight bar (its variance along its long axis this many
+#: times the variance across it) …
 BAR_ELONGATION = 8.0
 #: … lying this far from upright (degrees) is no 1: a slanted 8 whose loops closed up (185
 #: read 115, the 8 one violet bar at 52°, sure). Bench 1s that far from upright are angular
