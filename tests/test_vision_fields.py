@@ -338,11 +338,11 @@ def test_a_flat_stroke_just_above_the_box_makes_the_digit_under_it_reach_the_edg
         return Glyph("table", 0, col, np.ones((30, w), np.float32), np.zeros((8, 8), np.float32),
                      0.1, cell, origin=(x + 900, y + 100))
 
-    def touching(bar: list[int], top_y: int = 21) -> list[bool]:
+    def touching(bar: list[int], top_y: int = 21, remains: bool = False) -> list[bool]:
         # stats rows: x, y, width, height, area; label 0 the background, 1 the bar
         stats = np.array([[0, 0, 200, 90, 0], bar, [50, top_y, 21, 29, 177]])
         out = {(0, 0): glyph(0, 50, top_y, 21), (0, 1): glyph(1, 97, 21, 11)}
-        on_rule = np.zeros(3)
+        on_rule = np.array([0.0, bar[4] if remains else 0.0, 0.0])
         got = _bar_above(out, boxes, stats, {2}, on_rule, cell, 6, (900, 100))
         return [got[k].touches_top for k in sorted(got)]
 
@@ -351,6 +351,10 @@ def test_a_flat_stroke_just_above_the_box_makes_the_digit_under_it_reach_the_edg
     assert touching([49, -15, 23, 3, 37]) == [False, False]  # a stroke far above the box
     assert touching([140, 7, 23, 3, 37]) == [False, False]  # beside, over no glyph
     assert touching([49, 5, 8, 8, 37]) == [False, False]  # a speck, not a flat stroke
+    # the bar written just under the edge, taken for its remains (175 read 115): it counts
+    # where it touches the glyph's top, not a few pixels above it
+    assert touching([49, 16, 23, 4, 50], remains=True) == [True, False]
+    assert touching([49, 12, 23, 4, 50], remains=True) == [False, False]
 
 
 def test_the_lean_of_a_glyph_tells_a_lying_bar_from_a_slanted_one():
@@ -374,6 +378,56 @@ def test_the_lean_of_a_glyph_tells_a_lying_bar_from_a_slanted_one():
     angle, elongation = lean(drawn((5, 30, 40, 5), (40, 5, 40, 55)))
     assert elongation < 8  # a 1 with a long lead-in: leaning, but no bar
     assert lean(np.zeros((0, 0), np.float32)) == (0.0, 1.0)
+
+
+def test_pale_ink_closing_a_loop_the_cut_left_open_is_seen():
+    """A 6 in hard pencil whose stroke broke below the thresholds where it closes its loop
+    was cut as a 5 (163 read 153, sure): with the pale ink around its strokes it encloses a
+    loop its cut strokes do not. A 5 with nothing pale in its opening, and a 6 cut whole,
+    enclose as many loops either way."""
+    import cv2
+
+    from vision.fields import _pale_loops
+
+    def digit(gap_ink: float | None) -> tuple[np.ndarray, np.ndarray]:
+        sub = np.zeros((60, 50), np.float32)
+        cv2.ellipse(sub, (25, 40), (12, 11), 0, 0, 360, 0.5, 3)  # the loop
+        cv2.line(sub, (14, 38), (22, 8), 0.5, 3)  # the stem
+        if gap_ink is not None:  # the loop's upper left, faded or not written
+            cv2.ellipse(sub, (25, 40), (12, 11), 0, 190, 240, gap_ink, 3)
+        labels = ((sub > 0.3) * 1).astype(np.int32)
+        return sub, labels
+
+    away = np.ones((60, 50), bool)
+    pieces = {(0, 0): [(1, None)]}
+    faded, labels = digit(0.25)  # under the cut (0.3), over the pale share (0.4 × 0.5)
+    seen = _pale_loops({(0, 0): None}, faded, away, labels, pieces)
+    assert list(seen) == [(0, 0)]
+    assert seen[(0, 0)].shape == (48, 29) and seen[(0, 0)].max() == 0.5  # the digit's box, inked
+    open_five, labels = digit(0.0)
+    assert _pale_loops({(0, 0): None}, open_five, away, labels, pieces) == {}
+    whole, labels = digit(None)
+    assert _pale_loops({(0, 0): None}, whole, away, labels, pieces) == {}
+
+
+def test_a_one_merged_into_a_digit_by_a_thick_pen_is_cut_off_as_a_guess():
+    """160 in a thick pen: the 1 merged into the 6's side, one blob as wide as it is tall that
+    no touching split cuts (its neck a third of its height long), read 6. A 1's
+    width is cut off at that neck, beside the 1's upright, for the recogniser to judge; a
+    round 0 as wide has no upright beside a neck and is left whole."""
+    import cv2
+
+    from vision.fields import _one_off
+
+    labels = np.zeros((60, 120), np.int32)
+    cv2.line(labels, (12, 8), (12, 52), 1, 6)  # the 1's upright
+    cv2.ellipse(labels, (35, 38), (17, 14), 0, 0, 360, 1, 6)  # the 6's loop …
+    cv2.line(labels, (20, 30), (30, 8), 1, 6)  # … and its stem, joined to the 1 by the pen
+    cv2.ellipse(labels, (95, 30), (20, 22), 0, 0, 360, 2, 6)  # a round 0, as wide as tall
+    chars = [([1], None), ([2], None)]
+    (one, one_span), (six, six_span), zero = _one_off(chars, labels)
+    assert one == six == [1] and zero == ([2], None)
+    assert one_span == (9, 16) and six_span == (16, 56)  # cut at the neck, right of the upright
 
 
 def test_ink_too_pale_to_cut_beside_a_digit_is_seen():

@@ -256,3 +256,28 @@ def test_a_one_that_may_touch_the_next_digit_flags_the_table():
     unsure = fields({0: _drawn("1", 0), 1: half, 2: _drawn("7", 2)})  # the rest: half a 0
     _best_cuts(unsure, kept, readings, recogniser)
     assert "table:cut" not in unsure.doubtful
+
+
+def test_a_digit_read_otherwise_once_its_pale_loop_is_closed_is_doubtful():
+    """163 in hard pencil: the 6's stroke broke where it closes its loop and the cut read 5,
+    sure. Seen again with its pale ink (``Fields.pale_loops``), the digit no longer reads 5
+    surely: its cell is doubtful. A digit that still reads as read is left alone."""
+    from vision.fields import Fields
+    from vision.reader import _closed_loops
+    from vision.recognise import Recogniser
+
+    recogniser = Recogniser.load()
+    cut = [_drawn("5", 1)]
+    readings = recogniser.read(cut)
+    assert readings[0].best == "5"
+
+    def fields(again: str) -> Fields:
+        return Fields({}, {"table": {1: cut[0]}}, np.zeros((1, 1), np.float32), 200.0, 100.0,
+                      pale_loops={"table:1": _drawn(again, 1)})
+
+    closed = fields("6")
+    _closed_loops(closed, readings, recogniser)
+    assert closed.doubtful == {"table:1"}
+    same = fields("5")
+    _closed_loops(same, readings, recogniser)
+    assert same.doubtful == set()

@@ -141,6 +141,9 @@ class Fields:
     #: others (a slanted 1 touching an 8: 187 read 87); the reader flags the number when
     #: that 1 and the rest read surely, and never reads that cut in place of the one kept
     touching_one: dict[str, dict[int, Glyph]] = field(default_factory=dict)
+    #: table digits (by key) seen with the pale ink around their strokes, where that ink
+    #: closes a loop their cut left open (a 6 cut as a 5 in hard pencil): read again so
+    pale_loops: dict[str, Glyph] = field(default_factory=dict)
 
     @property
     def empty(self) -> bool:
@@ -578,6 +581,51 @@ def _characters(
     return out
 
 
+#: a character at least this wide for its height may be a 1 merged into a digit …
+ONE_MERGED = 0.85
+#: … cut off where a single run of ink crosses it no longer than this share of its height,
+#: within a 1's width of its side (a thick pen's 16 as one blob, read 6: 160 → 60)
+ONE_NECK = 0.45
+#: … beside a column of the cut-off part crossed by one run this tall (share of the height):
+#: the 1's upright
+ONE_TALL = 0.7
+
+
+def _one_off(
+    chars: list[tuple[list[int], tuple[int, int] | None]], labels: np.ndarray
+) -> list[tuple[list[int], tuple[int, int] | None]]:
+    """The characters with a 1's width cut off the side of each wide one where a single
+    short run crosses it: a 1 merged into the digit beside it by a thick pen leaves no
+    column a touching split would take. A guess for the recogniser (``touching_one``)."""
+    out: list[tuple[list[int], tuple[int, int] | None]] = []
+    for labs, span in chars:
+        keep = np.isin(labels, labs)
+        cols = np.flatnonzero(keep.any(0))
+        rows = np.flatnonzero(keep.any(1))
+        if span is not None or not len(cols):
+            out.append((labs, span))
+            continue
+        x0, x1 = int(cols[0]), int(cols[-1]) + 1
+        h = int(rows[-1] - rows[0] + 1)
+        block = keep[rows[0] : rows[-1] + 1, x0:x1]
+        best = None
+        if x1 - x0 >= ONE_MERGED * h:
+            reach = int(ONE_WIDTH * h)
+            crossings = [_single_crossings(block[:, x]) for x in range(x1 - x0)]
+            upright = [longest >= ONE_TALL * h for _, longest in crossings]
+            sides = [x for x in range(2, min(reach, x1 - x0 - 2)) if any(upright[:x])]
+            sides += [x for x in range(max(x1 - x0 - reach, 2), x1 - x0 - 2) if any(upright[x:])]
+            for x in sides:  # a neck between a 1's upright and the rest of the digit
+                runs, longest = crossings[x]
+                if runs == 1 and longest <= ONE_NECK * h and (best is None or longest < best[0]):
+                    best = (longest, x0 + x)
+        if best is None:
+            out.append((labs, span))
+        else:
+            out += [(labs, (x0, best[1])), (labs, (best[1], x1))]
+    return out
+
+
 #: two characters of a number this close (share of the box height) …
 JOIN_GAP = 0.2
 #: … one of them at most this share of the other's height, may be one digit cut in two
@@ -830,6 +878,7 @@ class _Cut(NamedTuple):
     hidden: bool  # the table, where a leading digit may hide unread
     joined: dict[tuple[int, int], Glyph] | None  # the table, a close short piece joined
     pale_beside: set[tuple[int, int]]  # table cells with ink too pale to cut beside the digit
+    pale_loops: dict[tuple[int, int], np.ndarray]  # table digits whose pale ink closes a loop
 
 
 def _cut(
@@ -916,6 +965,8 @@ def _cut(
         pieces = _comb_pieces(chars, labels, comb, order[0][0])
         if digits:  # digits touching as written freely: another cut, the recogniser decides
             eager = _characters(labels, stats, comb_labs, height, digits, cell_of, seps, True)
+            if len(eager) == len(chars) and field == "table":  # a 1 merged into a digit's
+                eager = _one_off(chars, labels)  # side? (a score has the game to check it)
             if len(eager) != len(chars):
                 alt_pieces = _comb_pieces(eager, labels, comb, order[0][0])
         if field == "table":
@@ -942,6 +993,7 @@ def _cut(
     if combed:
         out = _bar_above(out, boxes, stats, set(comb_labs), on_rule, cell, min_area, (x0, y0))
     pale = _pale_beside(out, boxes, sub, clean, away, labels, pieces, cell) if field == "table" else set()
+    loops = _pale_loops(out, sub, away, labels, pieces) if field == "table" else {}
     # only the table is decoded with a possibly lost leading digit (the others have the game)
     start = _first_centred_cell(out, comb, x0) if field == "table" else None
     hidden = field == "table" and bool(out) and (
@@ -951,7 +1003,7 @@ def _cut(
         or _stroke_on_rule_before(out, pieces, stats, raw, labels, on_rule, rules, cell, min_area)
     )
     return _Cut(out, doubtful - set(out), marked or bool(out) or bool(doubtful), alternative, hidden,
-                joined_cut, pale)
+                joined_cut, pale, loops)
 
 
 #: a glyph whose top comes this close (share of a cell) to its box's top edge …
@@ -959,6 +1011,9 @@ BAR_REACH = 0.15
 #: … under a flat pen stroke left above that edge, its bottom at most this far above it (a
 #: 7's bar written over the edge: 171 read 111), is taken to reach the edge (``touches_top``)
 BAR_ABOVE = 0.3
+#: a flat piece taken for a rule's remains is a 7's bar when it ends this close (pixels)
+#: above the glyph's top
+BAR_TOUCH = 2
 
 
 def _bar_above(
@@ -967,11 +1022,13 @@ def _bar_above(
 ) -> dict[tuple[int, int], Glyph]:
     """The glyphs with ``touches_top`` set where a flat pen stroke, not part of any character
     of the field, lies just above the box's top edge over the glyph's top: the bar of a 7
-    written across the edge, left outside the box while its upright alone reads 1."""
+    written across the edge, left outside the box while its upright alone reads 1. A flat
+    piece taken for the edge's remains counts where it touches the glyph's top: the bar
+    written just under the edge (175 read 115)."""
     bars = [
-        (int(x), int(y + h), int(w)) for lab, (x, y, w, h, area) in enumerate(stats[:, :5])
-        if lab and lab not in used and area >= min_area and on_rule[lab] <= 0.8 * area
-        and w >= 0.25 * cell and w >= 2 * h
+        (int(x), int(y + h), int(w), bool(on_rule[lab] > 0.8 * area))
+        for lab, (x, y, w, h, area) in enumerate(stats[:, :5])
+        if lab and lab not in used and area >= min_area and w >= 0.25 * cell and w >= 2 * h
     ]
     if not bars:
         return out
@@ -985,9 +1042,12 @@ def _bar_above(
         gx1 = gx0 + g.image.shape[1]
         if gy0 > top + BAR_REACH * cell:
             continue
-        for bx, bottom, bw in bars:
+        for bx, bottom, bw, remains in bars:
             over = min(bx + bw, gx1) - max(bx, gx0)
-            near = top - BAR_ABOVE * cell <= bottom <= top + BAR_REACH * cell
+            if remains:
+                near = abs(gy0 - bottom) <= BAR_TOUCH
+            else:
+                near = top - BAR_ABOVE * cell <= bottom <= top + BAR_REACH * cell
             if near and over >= 0.5 * min(bw, gx1 - gx0):
                 found[rc] = replace(g, touches_top=True)
                 break
@@ -1053,6 +1113,44 @@ def _pale_beside(
         longest = max((max(st[i, 2], st[i, 3]) for i in range(1, n)), default=0)
         if longest >= PALE_BESIDE_RUN * cell:
             found.add(rc)
+    return found
+
+
+#: ink above this share of a table digit's stroke level, off the rules, is its pale ink …
+PALE_LOOP = 0.4
+#: … and a hole in it this share of the digit's height across (squared: an area) is a loop
+LOOP_SIZE = 0.2
+
+
+def _loops(mask: np.ndarray, least: float) -> int:
+    """How many holes of at least ``least`` pixels ``mask`` encloses."""
+    contours, hierarchy = cv2.findContours(np.pad(mask.astype(np.uint8), 1), cv2.RETR_CCOMP,
+                                           cv2.CHAIN_APPROX_SIMPLE)
+    if hierarchy is None:
+        return 0
+    return sum(1 for c, h in zip(contours, hierarchy[0], strict=True)
+               if h[3] >= 0 and cv2.contourArea(c) >= least)
+
+
+def _pale_loops(
+    out: dict, sub: np.ndarray, away: np.ndarray, labels: np.ndarray, pieces: dict,
+) -> dict[tuple[int, int], np.ndarray]:
+    """Table digits which, with the pale ink around their strokes, enclose more loops than
+    their cut strokes do, as that ink (a crop like a glyph's image): a stroke of hard pencil
+    broken below the thresholds left a loop open (the 6 of 163 cut as a 5, read 5 at 0.98:
+    153). The reader reads them again so."""
+    found = {}
+    for rc in out:
+        mine = np.isin(labels, [lab for lab, _ in pieces.get(rc, [])])
+        ys, xs = np.nonzero(mine)
+        if len(ys) == 0:
+            continue
+        y0, y1, x0, x1 = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
+        cut = mine[y0:y1, x0:x1]
+        pale = (sub[y0:y1, x0:x1] > PALE_LOOP * float(np.median(sub[mine]))) & away[y0:y1, x0:x1]
+        least = (LOOP_SIZE * (y1 - y0)) ** 2
+        if _loops(pale | cut, least) > _loops(cut, least):
+            found[rc] = np.where(pale | cut, sub[y0:y1, x0:x1], 0).astype(np.float32)
     return found
 
 
@@ -1284,6 +1382,7 @@ def cut_fields(bgr: np.ndarray, layout: Layout, tolerance: float = 0.09) -> Fiel
     hidden_in: set[str] = set()
     joined_cuts: dict[str, dict[int, Glyph]] = {}
     pale_beside: set[str] = set()
+    pale_loops: dict[str, Glyph] = {}
     for name in layout.data["fields"]:
         cells = [(0, i, to_px(b, size)) for i, b in enumerate(layout.comb_cells(name))]
         fx0, fy0, fx1, fy1 = to_px(layout.field_box(name), size)
@@ -1301,6 +1400,8 @@ def cut_fields(bgr: np.ndarray, layout: Layout, tolerance: float = 0.09) -> Fiel
         if cut.joined:
             joined_cuts[name] = {c: g for (_, c), g in cut.joined.items()}
         pale_beside |= {f"{name}:{c}" for _, c in cut.pale_beside}
+        pale_loops |= {f"{name}:{c}": replace(cut.glyphs[rc], image=image)
+                       for rc, image in cut.pale_loops.items() for c in [rc[1]]}
     touching_one = _plausible_cuts(combs, alternatives)
     doubtful |= _short_characters(combs) | _across_separators(combs, layout, size)
     gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
@@ -1310,7 +1411,7 @@ def cut_fields(bgr: np.ndarray, layout: Layout, tolerance: float = 0.09) -> Fiel
     if even < SHAKEN:  # a stroke across the shake fades: the table, unchecked, may lose one
         doubtful.add("table:bouge")
     return Fields(grid, combs, ink, paper, sharp, doubtful, marked, alternatives, hidden_in, joined_cuts,
-                  pale_beside, even, touching_one)
+                  pale_beside, even, touching_one, pale_loops)
 
 
 #: below this :func:`isotropy` of the grid the photo is shaken: strokes across the motion
