@@ -862,7 +862,10 @@ def _glyphs(
             window[sy0 - wy0 : sy1 - wy0, sx0 - wx0 : sx1 - wx0] = strokes[
                 sy0 - oy : sy1 - oy, sx0 - ox : sx1 - ox
             ]
-        touches = _thick_edge_above(raw, (bx0, by0, bx1), xs_, ys_, cell)
+        # the edge over the glyph's own columns: written freely, a digit may lie in the box
+        # before the cell the comb gives it
+        span = (min(bx0, int(xs_.min())), by0, max(bx1, int(xs_.max()) + 1))
+        touches = _thick_edge_above(raw, span, xs_, ys_, cell)
         out[rc] = Glyph(field, rc[0], rc[1], crop, window, ink_area / area, cell, touches,
                         (int(xs_.min()) + offset[0], int(ys_.min()) + offset[1]))
     return out
