@@ -275,9 +275,10 @@ def test_a_digit_read_otherwise_once_its_pale_loop_is_closed_is_doubtful():
         return Fields({}, {"table": {1: cut[0]}}, np.zeros((1, 1), np.float32), 200.0, 100.0,
                       pale_loops={"table:1": _drawn(again, 1)})
 
+    read = {g.key: g for g in cut}
     closed = fields("6")
-    _closed_loops(closed, readings, recogniser)
+    _closed_loops(closed, readings, read, recogniser)
     assert closed.doubtful == {"table:1"}
     same = fields("5")
-    _closed_loops(same, readings, recogniser)
+    _closed_loops(same, readings, read, recogniser)
     assert same.doubtful == set()

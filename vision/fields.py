@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from itertools import groupby
 from typing import NamedTuple
@@ -1250,6 +1251,14 @@ WIDE_WITH_ONE = 1.2
 ONE_WIDTH = 0.45
 
 
+def ones_split_off(kept: Iterable[Glyph], cut: dict[int, Glyph]) -> list[int]:
+    """The columns of ``cut`` holding a character the ``kept`` cut has not (a piece split
+    off) as narrow as a 1."""
+    shapes = {g.image.shape for g in kept}
+    return [c for c, g in cut.items()
+            if g.image.shape not in shapes and g.image.shape[1] < ONE_WIDTH * g.image.shape[0]]
+
+
 def _plausible_cuts(
     combs: dict[str, dict[int, Glyph]], alternatives: dict
 ) -> dict[str, dict[int, Glyph]]:
@@ -1272,11 +1281,8 @@ def _plausible_cuts(
         ]
         if not others or widest.image.shape[1] >= WIDE_PAIR * float(np.median(others)):
             continue
-        kept = {g.image.shape for g in mine}
-        split_off = [g for g in alternatives[name].values() if g.image.shape not in kept]
-        if widest.image.shape[1] >= WIDE_WITH_ONE * float(np.median(others)) and any(
-            g.image.shape[1] < ONE_WIDTH * g.image.shape[0] for g in split_off
-        ):
+        if (widest.image.shape[1] >= WIDE_WITH_ONE * float(np.median(others))
+                and ones_split_off(mine, alternatives[name])):
             touching_one[name] = alternatives[name]
         del alternatives[name]
     return touching_one
@@ -1403,8 +1409,8 @@ def cut_fields(bgr: np.ndarray, layout: Layout, tolerance: float = 0.09) -> Fiel
         if cut.joined:
             joined_cuts[name] = {c: g for (_, c), g in cut.joined.items()}
         pale_beside |= {f"{name}:{c}" for _, c in cut.pale_beside}
-        pale_loops |= {f"{name}:{c}": replace(cut.glyphs[rc], image=image)
-                       for rc, image in cut.pale_loops.items() for c in [rc[1]]}
+        pale_loops |= {f"{name}:{rc[1]}": replace(cut.glyphs[rc], image=image)
+                       for rc, image in cut.pale_loops.items()}
     touching_one = _plausible_cuts(combs, alternatives)
     doubtful |= _short_characters(combs) | _across_separators(combs, layout, size)
     gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)

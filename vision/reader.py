@@ -17,7 +17,7 @@ import numpy as np
 from engine.board import Board
 
 from .decode import Candidate, Decoded, FieldValue, decode, group_readings
-from .fields import ONE_WIDTH, Fields, Glyph, cut_fields, lean
+from .fields import Fields, Glyph, cut_fields, lean, ones_split_off
 from .layout import Layout
 from .load import load_image
 from .page import Page, find_page, find_pages
@@ -229,11 +229,9 @@ def _best_cuts(fields: Fields, glyphs: list[Glyph], readings, recogniser: Recogn
         if min(r.confidence for r in other) >= JOIN_SURE:
             fields.doubtful.add(f"{name}:cut")
     for name, cut in fields.touching_one.items():
-        other = recogniser.read(list(cut.values()))
-        kept = {g.image.shape for g in fields.combs[name].values()}
-        split_off = [r for g, r in zip(cut.values(), other, strict=True)
-                     if g.image.shape not in kept and g.image.shape[1] < ONE_WIDTH * g.image.shape[0]]
-        if any(r.best == "1" for r in split_off) and min(r.confidence for r in other) >= JOIN_SURE:
+        other = dict(zip(cut, recogniser.read(list(cut.values())), strict=True))
+        ones = ones_split_off(fields.combs[name].values(), cut)
+        if any(other[c].best == "1" for c in ones) and min(r.confidence for r in other.values()) >= JOIN_SURE:
             fields.doubtful.add(f"{name}:cut")
     return glyphs, readings
 
@@ -257,12 +255,13 @@ def _pale_uprights(fields: Fields, readings) -> None:
 LOOP_KEEPS = 0.9
 
 
-def _closed_loops(fields: Fields, readings, recogniser: Recogniser) -> None:
+def _closed_loops(fields: Fields, readings, glyphs: dict[str, Glyph], recogniser: Recogniser) -> None:
     """A digit no longer surely read as such once its pale ink closes a loop the cut left
     open (a 6 whose stroke broke in hard pencil, cut and read 5: 163 read 153; seen whole,
-    5 at 0.67, 6 at 0.32): doubtful. A digit the pale ink leaves as read is not."""
+    5 at 0.67, 6 at 0.32): doubtful. A digit the pale ink leaves as read is not; nor one of
+    another cut of its number, kept instead (``glyphs``: the glyphs read, by key)."""
     best = {r.key: r.best for r in readings}
-    keys = [k for k in fields.pale_loops if k in best]
+    keys = [k for k, g in fields.pale_loops.items() if k in best and glyphs[k].origin == g.origin]
     if not keys:
         return
     for key, r in zip(keys, recogniser.read([fields.pale_loops[k] for k in keys]), strict=True):
@@ -279,12 +278,12 @@ BAR_ELONGATION = 8.0
 LYING = 45.0
 
 
-def _lying_ones(fields: Fields, readings) -> None:
-    """A digit of a number read 1 whose ink is a bar lying nearer flat than upright: doubtful."""
+def _lying_ones(fields: Fields, readings, glyphs: dict[str, Glyph]) -> None:
+    """A digit of a number read 1 whose ink is a bar lying nearer flat than upright: doubtful
+    (``glyphs``: the glyphs read, by key, whichever cut of the number was kept)."""
     for r in readings:
-        name, _, col = r.key.partition(":")
-        g = fields.combs.get(name, {}).get(int(col)) if col.isdigit() else None
-        if g is not None and r.best == "1":
+        g = glyphs.get(r.key)
+        if g is not None and g.field != "grid" and r.best == "1":
             angle, elongation = lean(g.image)
             if angle >= LYING and elongation >= BAR_ELONGATION:
                 fields.doubtful.add(r.key)
@@ -536,10 +535,11 @@ def _read_page(page, candidates, board, tables, layout, recogniser, photo, thres
         glyphs = fields.all()
         readings = recogniser.read(glyphs)
         glyphs, readings = _best_cuts(fields, glyphs, readings, recogniser)
+        by_key = {g.key: g for g in glyphs}
         _pale_uprights(fields, readings)
-        _lying_ones(fields, readings)
-        _closed_loops(fields, readings, recogniser)
-        _edge_doubt(readings, {g.key: g for g in glyphs})
+        _lying_ones(fields, readings, by_key)
+        _closed_loops(fields, readings, by_key, recogniser)
+        _edge_doubt(readings, by_key)
         if tesseract:
             from .tess import second_opinion
 
