@@ -379,6 +379,22 @@ def test_a_struck_letter_read_unsurely_sends_the_word_to_the_arbiter():
     assert not groups.struck_unsure and "word" not in _doubtful_fields(empty, groups, 1)
 
 
+def test_a_struck_letter_is_confirmed_only_by_a_score_read_surely():
+    """VUE in DELPHINE's hand, its E (the bar reaching out of the curves) read struck at 0.98:
+    VU is legal at A8 too (30 points, VUE makes 33). With the score read surely the game
+    confirms the shorter word; with the score in doubt the word goes to the arbiter as well."""
+    from vision.reader import _struck_unconfirmed
+
+    groups = group_readings(word_cells("VU") + [cell("grid:1:4", 4, "#", 0.983)])
+    assert [r.best for r in groups.word] == list("VU") and not groups.struck_unsure
+    assert groups.struck
+    assert _struck_unconfirmed(groups, ["score"]) == ["word"]
+    assert _struck_unconfirmed(groups, ["ref", "table"]) == ["word"]
+    assert _struck_unconfirmed(groups, ["table"]) == []
+    plain = group_readings(word_cells("VUE"))
+    assert not plain.struck and _struck_unconfirmed(plain, ["score"]) == []
+
+
 def test_a_round_glyph_in_a_references_number_is_a_zero():
     """C10 with its 0 read « O » (the recogniser's choice between two identical shapes): the
     grammar wants a digit there, and the O's share is the 0's — never the next digit (C11)."""

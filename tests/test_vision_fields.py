@@ -410,6 +410,38 @@ def test_pale_ink_closing_a_loop_the_cut_left_open_is_seen():
     assert _pale_loops({(0, 0): None}, whole, away, labels, pieces) == {}
 
 
+def test_a_combs_rules_are_found_at_a_peak_not_at_the_search_windows_end():
+    """20 in a thick felt pen: summed over the comb, the 2's and 0's strokes rising towards
+    the window's left end outweighed the true rules' peaks, and every rule was put the whole
+    window off (the box's left edge, left uncut, read 1: 120). A rule is a peak of ink, so
+    the highest local maximum wins; a flat profile leaves the rule where expected."""
+    from vision.rules import _strongest_peak
+
+    summed = np.array([[0.66, 0.53, 0.51, 0.39, 0.33, 0.24, 0.16, 0.09, 0.07, 0.09, 0.17, 0.22,
+                        0.37, 0.49, 0.57, 0.61, 0.58, 0.49, 0.39, 0.24, 0.14, 0.07, 0.04,
+                        0.08, 0.13, 0.23, 0.29, 0.4, 0.48, 0.52, 0.59]])
+    assert _strongest_peak(summed).tolist() == [15]
+    assert _strongest_peak(np.zeros((2, 31))).tolist() == [15, 15]
+    assert _strongest_peak(np.array([[0.0, 0.1, 0.5, 0.2, 0.0]])).tolist() == [2]
+
+
+def test_a_faint_trace_broken_into_specks_is_one_stroke():
+    """The 5 of 25 in dark pencil on noisy paper, too pale to cut: above the trace level it
+    is a trail of specks, none taller than a fifth of the cell, beside a lone speck of noise
+    in the next cell. Closed up, the trail is one trace as tall as a digit: the cell is
+    doubtful. The noise is not."""
+    from vision.fields import _faint_cells
+
+    rng = np.random.default_rng(0)
+    sub = np.clip(rng.normal(0.03, 0.004, (60, 110)), 0, 1).astype(np.float32)
+    for y in range(12, 48, 6):  # a vertical stroke, 2 px of ink every 6 px
+        sub[y:y + 2, 78:81] = 0.2
+    sub[30:32, 25:27] = 0.2  # a speck
+    cells = [(0, 0, (5, 5, 55, 55)), (0, 1, (55, 5, 105, 55))]
+    lines = np.zeros(sub.shape, np.uint8)
+    assert _faint_cells(sub, lines, cells, set(), (0, 0), 50.0) == {(0, 1)}
+
+
 def test_a_one_merged_into_a_digit_by_a_thick_pen_is_cut_off_as_a_guess():
     """160 in a thick pen: the 1 merged into the 6's side, one blob as wide as it is tall that
     no touching split cuts (its neck a third of its height long), read 6. A 1's

@@ -172,6 +172,9 @@ class Readings:
     #: either): a letter written one per box may have been lost there (too faint to cut);
     #: ``word`` holds an unread cell in each, so that the legal moves align letter to box
     lost: tuple[int, ...] = ()
+    #: a cell of the word row was read as a struck letter, however surely: only a score read
+    #: surely, the retained move's, confirms that the word is the shorter one
+    struck: bool = False
 
     @property
     def blank(self) -> bool:
@@ -215,7 +218,9 @@ def group_readings(readings: Iterable[CharReading], word_row_default: int = 1) -
         if r.col < (cols[0] if cols else 0):
             index = -(cols[0] - r.col) if cols else 0
         raccord.append((r.row - word_row, index, r))
-    return Readings(word, raccord, combs["ref"], combs["score"], combs["table"], struck_unsure, lost)
+    struck = any(r.crossed for r in row)
+    return Readings(word, raccord, combs["ref"], combs["score"], combs["table"], struck_unsure, lost,
+                    struck)
 
 
 #: an empty run of boxes this long at most, between letters of the word, is a letter lost

@@ -178,6 +178,17 @@ def _lossy_capture(fields: Fields, groups) -> list[str]:
     return [name for name in ("table", "ref", "score") if read[name] or name in unread]
 
 
+def _struck_unconfirmed(groups, flagged: list[str]) -> list[str]:
+    """The word, when a letter of its row was read as struck and the game could not confirm
+    the shorter word: its score (or its place) is in doubt. A struck letter and a letter
+    misread as one (DELPHINE's E, its bar reaching out of the curves, read struck at 0.98)
+    both leave a legal word (VUE read VU, 30 points at A8 where VUE makes 33); only a score
+    read surely, the retained move's, tells them apart."""
+    if groups.struck and groups.word and {"score", "ref"} & set(flagged):
+        return ["word"]
+    return []
+
+
 def _cell_keys(groups) -> dict[str, list[str]]:
     return {
         "word": [r.key for r in groups.word],
@@ -562,7 +573,8 @@ def _read_page(page, candidates, board, tables, layout, recogniser, photo, thres
         if page.method == "contour":
             threshold = max(threshold, CONTOUR_THRESHOLD)
         flagged = _flags(decoded, threshold)
-        for name in _doubtful_fields(fields, groups, layout.word_row) + _lossy_capture(fields, groups):
+        for name in (_doubtful_fields(fields, groups, layout.word_row) + _lossy_capture(fields, groups)
+                     + _struck_unconfirmed(groups, flagged)):
             if name not in flagged:
                 flagged.append(name)
         status = A_VERIFIER if flagged else OK
