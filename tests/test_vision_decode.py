@@ -389,7 +389,7 @@ def test_a_struck_letter_is_confirmed_only_by_a_score_read_surely():
     assert [r.best for r in groups.word] == list("VU") and not groups.struck_unsure
     assert groups.struck
     assert _struck_unconfirmed(groups, ["score"]) == ["word"]
-    assert _struck_unconfirmed(groups, ["ref", "table"]) == ["word"]
+    assert _struck_unconfirmed(groups, ["ref", "table"]) == []  # the score, sure, confirms it
     assert _struck_unconfirmed(groups, ["table"]) == []
     plain = group_readings(word_cells("VUE"))
     assert not plain.struck and _struck_unconfirmed(plain, ["score"]) == []

@@ -180,11 +180,11 @@ def _lossy_capture(fields: Fields, groups) -> list[str]:
 
 def _struck_unconfirmed(groups, flagged: list[str]) -> list[str]:
     """The word, when a letter of its row was read as struck and the game could not confirm
-    the shorter word: its score (or its place) is in doubt. A struck letter and a letter
+    the shorter word: its score is in doubt. A struck letter and a letter
     misread as one (DELPHINE's E, its bar reaching out of the curves, read struck at 0.98)
     both leave a legal word (VUE read VU, 30 points at A8 where VUE makes 33); only a score
     read surely, the retained move's, tells them apart."""
-    if groups.struck and groups.word and {"score", "ref"} & set(flagged):
+    if groups.struck and groups.word and "score" in flagged:
         return ["word"]
     return []
 
