@@ -324,6 +324,30 @@ def test_a_one_split_off_a_character_a_little_wider_than_the_others_is_offered_a
     assert _plausible_cuts(combs(42), wide) == {} and list(wide) == ["table"]
 
 
+def test_a_table_read_as_one_character_much_wider_than_the_writers_others_is_doubtful():
+    """91 written freely, the 9 and the 1 touching in one cell with no gap to cut at: one
+    character, read 9 at 0.96. A table of one digit as wide as the writer's others is no
+    doubt; one much wider is two digits touching; a wide character beside others in the
+    table has its own rule (a second cut)."""
+    from vision.fields import Glyph, _lone_wide_table
+
+    def g(field: str, col: int, h: int, w: int) -> Glyph:
+        return Glyph(field, 0, col, np.ones((h, w), np.float32), np.zeros((8, 8), np.float32), 0.1, 45.0)
+
+    def combs(*table: int) -> dict:
+        return {"table": {c: g("table", c, 59, w) for c, w in enumerate(table)},
+                "ref": {0: g("ref", 0, 49, 23), 1: g("ref", 1, 43, 10), 2: g("ref", 2, 45, 15)},
+                "score": {0: g("score", 0, 54, 29), 1: g("score", 1, 48, 27)}}
+
+    assert _lone_wide_table(combs(45)) == {"table:0"}  # 1s aside: the median of 23, 29, 27
+    assert _lone_wide_table(combs(30)) == set()  # one digit, as wide as the others
+    assert _lone_wide_table(combs(45, 20)) == set()
+    lone = combs(45)
+    lone["score"] = {0: g("score", 0, 54, 29)}
+    lone["ref"] = {0: g("ref", 0, 43, 10)}
+    assert _lone_wide_table(lone) == set()  # one other character: no measure of the hand
+
+
 def test_a_flat_stroke_just_above_the_box_makes_the_digit_under_it_reach_the_edge():
     """171 with the 7's bar written over the box's top edge: the bar is left outside the box
     and the upright alone reads 1 (111, sure). A flat pen stroke just above the edge, over

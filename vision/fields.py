@@ -1308,6 +1308,23 @@ def _short_characters(combs: dict[str, dict[int, Glyph]]) -> set[str]:
     return short
 
 
+def _lone_wide_table(combs: dict[str, dict[int, Glyph]]) -> set[str]:
+    """The table's cell when the table is read as a single character much wider than the
+    writer's others (``WIDE_PAIR``, 1s aside): two digits written touching in one cell, with
+    no gap to cut them at, read as one (91 read 9, 55 read 5, sure at 0.99). A table of one
+    digit is written as narrow as the writer's other digits; only the table is concerned,
+    since the game checks the reference and the score."""
+    table = combs.get("table", {})
+    if len(table) != 1:
+        return set()
+    (c, glyph), = table.items()
+    others = [g.image.shape[1] for name, comb in combs.items() if name != "table"
+              for g in comb.values() if g.image.shape[1] >= ONE_WIDTH * g.image.shape[0]]
+    if len(others) >= 2 and glyph.image.shape[1] >= WIDE_PAIR * float(np.median(others)):
+        return {f"table:{c}"}
+    return set()
+
+
 def _across_separators(combs: dict[str, dict[int, Glyph]], layout: Layout, size) -> set[str]:
     """Cells of the table box whose digit lies well across a printed separator: the part of
     its stroke that ran along the rule may have gone with it (an 8 over the line loses its
@@ -1419,7 +1436,7 @@ def cut_fields(bgr: np.ndarray, layout: Layout, tolerance: float = 0.09) -> Fiel
         pale_loops |= {f"{name}:{rc[1]}": replace(cut.glyphs[rc], image=image)
                        for rc, image in cut.pale_loops.items()}
     touching_one = _plausible_cuts(combs, alternatives)
-    doubtful |= _short_characters(combs) | _across_separators(combs, layout, size)
+    doubtful |= _short_characters(combs) | _across_separators(combs, layout, size) | _lone_wide_table(combs)
     gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
     area = gray[gy0:gy1, gx0:gx1]
     sharp = float(cv2.Laplacian(area, cv2.CV_32F).var())
