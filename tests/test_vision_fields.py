@@ -408,7 +408,8 @@ def test_pale_ink_closing_a_loop_the_cut_left_open_is_seen():
     """A 6 in hard pencil whose stroke broke below the thresholds where it closes its loop
     was cut as a 5 (163 read 153, sure): with the pale ink around its strokes it encloses a
     loop its cut strokes do not. A 5 with nothing pale in its opening, and a 6 cut whole,
-    enclose as many loops either way."""
+    enclose as many loops either way. The pale ink is sought at more than one level: a
+    closing stroke fainter than the first, a hole the paper's grain fills at it."""
     import cv2
 
     from vision.fields import _pale_loops
@@ -432,6 +433,12 @@ def test_pale_ink_closing_a_loop_the_cut_left_open_is_seen():
     assert _pale_loops({(0, 0): None}, open_five, away, labels, pieces) == {}
     whole, labels = digit(None)
     assert _pale_loops({(0, 0): None}, whole, away, labels, pieces) == {}
+    fainter, labels = digit(0.17)  # 128's 8 on a wooden table: under 0.4 × 0.5, over 0.3 × 0.5
+    assert list(_pale_loops({(0, 0): None}, fainter, away, labels, pieces)) == [(0, 0)]
+    grainy, labels = digit(0.3)
+    grain = cv2.ellipse(np.zeros_like(grainy), (25, 40), (10, 9), 0, 0, 360, 0.22, -1)
+    grainy = np.maximum(grainy, grain)  # filling the hole over 0.4 × 0.5, under 0.5 × 0.5
+    assert list(_pale_loops({(0, 0): None}, grainy, away, labels, pieces)) == [(0, 0)]
 
 
 def test_a_combs_rules_are_found_at_a_peak_not_at_the_search_windows_end():

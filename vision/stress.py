@@ -331,7 +331,7 @@ def run(
 ) -> dict:
     """Read ``n`` bulletins under each condition; ``personal``: personalised bulletins (the
     table printed and in a code; the player writes it in the box one time in three)."""
-    from .bench import TABLES, _got, _truth, make_cases
+    from .bench import TABLES, _got, _truth, field_confidences, make_cases
     from .reader import read_bulletin
 
     cases = make_cases(n, seed)
@@ -369,9 +369,10 @@ def run(
             else:
                 silent += 1
             if verbose and (wrong or r.status not in ("ok", "a_verifier")):
+                conf = field_confidences(r)  # how near the threshold a field read wrong was
                 print(f"  {name} seed={case.seed} {case.style} status={r.status} {r.message} "
                       f"wrong={wrong} flagged={r.flagged} "
-                      + " ".join(f"{f}:{truth[f]}→{got[f]}" for f in wrong))
+                      + " ".join(f"{f}:{truth[f]}→{got[f]} ({conf[f][0]:.3f})" for f in wrong))
         report[name] = {
             "right": right,
             "flagged_wrong": flagged_wrong,
