@@ -379,6 +379,28 @@ def test_a_struck_letter_read_unsurely_sends_the_word_to_the_arbiter():
     assert not groups.struck_unsure and "word" not in _doubtful_fields(empty, groups, 1)
 
 
+def test_a_faint_cell_beside_the_word_sends_the_raccord_to_the_arbiter():
+    """MEDUSAT with an A written above its S, touching it, under two fingers: the A left as
+    a faint trace (a doubtful cell), no raccord read. A doubtful cell just above or below the
+    word's letters flags the raccord; one in the word's row flags the word; one two rows away,
+    or far beside the word, neither."""
+    import numpy as np
+
+    from vision.fields import Fields
+    from vision.reader import _doubtful_fields
+
+    groups = group_readings(word_cells("MEDUSAT", start=8))
+
+    def flags(*doubtful: str) -> list[str]:
+        fields = Fields({}, {}, np.zeros((1, 1), np.float32), 200.0, 100.0, set(doubtful))
+        return _doubtful_fields(fields, groups, 1)
+
+    assert flags("grid:0:12") == ["raccord"]
+    assert flags("grid:2:8") == ["raccord"]
+    assert flags("grid:1:15") == ["word"]
+    assert flags("grid:3:12") == [] and flags("grid:0:3") == []
+
+
 def test_a_struck_letter_is_confirmed_only_by_a_score_read_surely():
     """VUE in DELPHINE's hand, its E (the bar reaching out of the curves) read struck at 0.98:
     VU is legal at A8 too (30 points, VUE makes 33). With the score read surely the game

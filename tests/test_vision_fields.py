@@ -441,6 +441,30 @@ def test_pale_ink_closing_a_loop_the_cut_left_open_is_seen():
     assert list(_pale_loops({(0, 0): None}, grainy, away, labels, pieces)) == [(0, 0)]
 
 
+def test_a_loop_closed_only_in_the_halo_of_two_strokes_opens_in_their_core():
+    """55 in a thick pen under perspective: the second 5's curl, run close to its stem, closes
+    a loop in the blur between them (read 6). In the strokes' dark core the loop is open and
+    the core is returned to be read again; a loop whose strokes are as dark all round holds
+    in the core, and a digit with no loop has nothing to open."""
+    import cv2
+
+    from vision.fields import _loops, open_core
+
+    def five(bridge: float) -> np.ndarray:
+        img = np.zeros((60, 44), np.float32)
+        cv2.line(img, (12, 8), (34, 8), 1.0, 5)  # the bar
+        cv2.line(img, (12, 8), (12, 28), 1.0, 5)  # the stem
+        cv2.ellipse(img, (22, 38), (12, 12), 0, -150, 150, 1.0, 5)  # the curl, open on the left
+        cv2.line(img, (12, 28), (12, 45), bridge, 5)  # what closes it: halo, or a stroke
+        return img
+
+    halo = five(0.6)
+    core = open_core(halo)
+    assert core is not None and _loops(core > 0, 1) < _loops(halo > 0, 1)
+    assert open_core(five(1.0)) is None  # a 6's loop, dark all round
+    assert open_core(five(0.0)) is None  # a 5: no loop at all
+
+
 def test_a_combs_rules_are_found_at_a_peak_not_at_the_search_windows_end():
     """20 in a thick felt pen: summed over the comb, the 2's and 0's strokes rising towards
     the window's left end outweighed the true rules' peaks, and every rule was put the whole

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import cv2
@@ -17,7 +17,7 @@ import numpy as np
 from engine.board import Board
 
 from .decode import Candidate, Decoded, FieldValue, decode, group_readings
-from .fields import Fields, Glyph, cut_fields, lean, ones_split_off
+from .fields import Fields, Glyph, cut_fields, lean, ones_split_off, open_core
 from .layout import Layout
 from .load import load_image
 from .page import Page, find_page, find_pages
@@ -143,7 +143,9 @@ class BulletinReading:
 def _doubtful_fields(fields: Fields, groups, word_row: int) -> list[str]:
     """Fields with a doubtful cell (faint ink: a letter or digit possibly missed; a digit cut
     short or across a separator), and the word when a cell reads, not surely, as a struck
-    letter or a box inside it holds no glyph."""
+    letter or a box inside it holds no glyph; the raccord when such a cell lies just above
+    or below the word (a raccord letter touching the word's, left as a faint trace: MEDUSAT
+    read with no raccord where an A was written)."""
     names = []
     for key in sorted(fields.doubtful):
         name = key.split(":")[0]
@@ -152,8 +154,12 @@ def _doubtful_fields(fields: Fields, groups, word_row: int) -> list[str]:
             continue
         _, row, col = key.split(":")
         cols = [r.col for r in groups.word]
-        if int(row) == word_row and cols and min(cols) - 1 <= int(col) <= max(cols) + 1:
+        if not cols or not min(cols) - 1 <= int(col) <= max(cols) + 1:
+            continue
+        if int(row) == word_row:
             names.append("word")
+        elif abs(int(row) - word_row) == 1:
+            names.append("raccord")
     if groups.struck_unsure:  # a struck letter, or a letter misread as one
         names.append("word")
     if groups.lost:  # an empty box inside the word: a letter not seen, guessed by the game
@@ -277,6 +283,27 @@ def _closed_loops(fields: Fields, readings, glyphs: dict[str, Glyph], recogniser
         return
     for key, r in zip(keys, recogniser.read([fields.pale_loops[k] for k in keys]), strict=True):
         if r.p(best[key]) < LOOP_KEEPS:
+            fields.doubtful.add(key)
+
+
+def _halo_loops(fields: Fields, readings, glyphs: dict[str, Glyph], recogniser: Recogniser) -> None:
+    """A table digit whose loop is closed only in the halo of its strokes (open in their
+    dark core) and whose core reads as another digit: doubtful. A 5's curl run close to
+    its stem in a thick pen under perspective closes up a loop: 55 read 56, the 6 at 0.97,
+    its core read 5. A loop the core keeps, or a core read as read, is no doubt (bench: a
+    closed 4 opened into a 7 once in 300; 8s, 9s, 0s, 6s otherwise as read)."""
+    best = {r.key: r.best for r in readings}
+    cores = {}
+    for key in best:
+        g = glyphs.get(key)
+        if g is not None and g.field == "table":
+            core = open_core(g.image)
+            if core is not None:
+                cores[key] = replace(g, image=core)
+    if not cores:
+        return
+    for key, r in zip(cores, recogniser.read(list(cores.values())), strict=True):
+        if r.best != best[key]:
             fields.doubtful.add(key)
 
 
@@ -550,6 +577,7 @@ def _read_page(page, candidates, board, tables, layout, recogniser, photo, thres
         _pale_uprights(fields, readings)
         _lying_ones(fields, readings, by_key)
         _closed_loops(fields, readings, by_key, recogniser)
+        _halo_loops(fields, readings, by_key, recogniser)
         _edge_doubt(readings, by_key)
         if tesseract:
             from .tess import second_opinion
