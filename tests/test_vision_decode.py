@@ -401,6 +401,21 @@ def test_a_faint_cell_beside_the_word_sends_the_raccord_to_the_arbiter():
     assert flags("grid:3:12") == [] and flags("grid:0:3") == []
 
 
+def test_a_score_whose_box_may_hide_a_1_is_flagged_when_its_move_is_in_doubt():
+    """13 with its 1 in pencil on the box's edge, read 3, beside GUE misread EUE at O8, which
+    the game finds worth 3: the move cannot vouch for the score. A score box that may hide a
+    1 is flagged where the word or the reference is; beside a move read surely, or in a box
+    that hides nothing, it is not."""
+    from types import SimpleNamespace
+
+    from vision.reader import _score_unvouched
+
+    edge = SimpleNamespace(hidden={"score"})
+    assert _score_unvouched(edge, ["word", "jokers"]) and _score_unvouched(edge, ["ref"])
+    assert not _score_unvouched(edge, ["table"])
+    assert not _score_unvouched(SimpleNamespace(hidden={"table"}), ["word", "ref"])
+
+
 def test_a_struck_letter_is_confirmed_only_by_a_score_read_surely():
     """VUE in DELPHINE's hand, its E (the bar reaching out of the curves) read struck at 0.98:
     VU is legal at A8 too (30 points, VUE makes 33). With the score read surely the game

@@ -322,6 +322,27 @@ def test_a_one_split_off_a_character_a_little_wider_than_the_others_is_offered_a
     assert _plausible_cuts(combs(36), halves) == {} and halves == {}
     wide = {"table": {0: g("table", 0, 37, 20), 1: g("table", 1, 37, 22), 2: g("table", 2, 42, 20)}}
     assert _plausible_cuts(combs(42), wide) == {} and list(wide) == ["table"]
+    # 127 in Steve Hand's wide digits, the 2 and the 7 written close in one cell: one
+    # character 1.31 times as wide as the others; a second cut parting strokes that do not
+    # touch is kept from 1.2 times on, one cutting a stroke across is not
+    close = {"table": {0: g("table", 0, 32, 21), 1: g("table", 1, 41, 25), 2: g("table", 2, 42, 20)}}
+    kept = dict(close)  # 36 against the others' 27
+    assert _plausible_cuts(combs(36), kept, {"table"}) == {} and list(kept) == ["table"]
+    cut_across = dict(close)
+    assert _plausible_cuts(combs(36), cut_across) == {} and cut_across == {}
+
+
+def test_a_second_cut_between_strokes_is_told_from_one_across_a_stroke():
+    """The second cut of 127's 2 and 7 runs between their strokes (no stroke is in both
+    parts); a cut through a 0's single stroke is across it."""
+    from vision.fields import _at_gaps
+
+    labels = np.zeros((10, 30), np.int32)
+    labels[2:8, 2:10] = 1  # the 2
+    labels[2:8, 11:20] = 2  # the 7, 1 px apart
+    assert _at_gaps([([1, 2], (0, 11)), ([1, 2], (11, 30))], labels)
+    assert not _at_gaps([([1, 2], (0, 6)), ([1, 2], (6, 30))], labels)  # across the 2
+    assert not _at_gaps([([1, 2], None)], labels)  # nothing split
 
 
 def test_a_table_read_as_one_character_much_wider_than_the_writers_others_is_doubtful():

@@ -128,7 +128,8 @@ class Fields:
     alternatives: dict[str, dict[int, Glyph]] = field(default_factory=dict)
     #: the table box, when a digit may hide unread in it: a pen stroke left out of every glyph, a
     #: stroke lying on a rule before the first digit, or a pale pen (whose strokes on a rule
-    #: are erased with it). Elsewhere no leading "1" can have been lost.
+    #: are erased with it). The score box likewise, flagged only where the move that would
+    #: vouch for it is in doubt. Elsewhere no leading "1" can have been lost.
     hidden: set[str] = field(default_factory=set)
     #: the table's strokes with a piece joined to the character beside it (a 1's long
     #: lead-in cut off from its upright reads as a 1 of its own: 13 → 113); the reader
@@ -589,6 +590,22 @@ def _characters(
     return out
 
 
+def _at_gaps(chars: list[tuple[list[int], tuple[int, int] | None]], labels: np.ndarray) -> bool:
+    """Whether every character split in ``chars`` was split between its strokes, none cut
+    across: two digits written close in one cell, not one stroke cut at a narrow place."""
+    split = False
+    for labs, span in chars:
+        if span is None:
+            continue
+        split = True
+        for lab in labs:
+            cols = np.flatnonzero((labels == lab).any(0))
+            inside = (cols >= span[0]) & (cols < span[1])
+            if inside.any() and not inside.all():
+                return False
+    return split
+
+
 #: a character at least this wide for its height may be a 1 merged into a digit …
 ONE_MERGED = 0.85
 #: … cut off where a single run of ink crosses it no longer than this share of its height,
@@ -890,6 +907,7 @@ class _Cut(NamedTuple):
     joined: dict[tuple[int, int], Glyph] | None  # the table, a close short piece joined
     pale_beside: set[tuple[int, int]]  # table cells with ink too pale to cut beside the digit
     pale_loops: dict[tuple[int, int], np.ndarray]  # table digits whose pale ink closes a loop
+    apart: bool = False  # the alternative parts strokes that do not touch, no stroke cut
 
 
 def _cut(
@@ -963,6 +981,7 @@ def _cut(
             marked |= big
     pieces: dict[tuple[int, int], list[tuple[int, tuple[int, int] | None]]] = {}
     alt_pieces = joined_pieces = None
+    apart = False
     if combed:
         order = sorted(boxes)
         comb = [boxes[k] for k in order]
@@ -980,6 +999,7 @@ def _cut(
                 eager = _one_off(chars, labels)  # side? (a score has the game to check it)
             if len(eager) != len(chars):
                 alt_pieces = _comb_pieces(eager, labels, comb, order[0][0])
+                apart = _at_gaps(eager, labels)
         if field == "table":
             joined = _joined(chars, stats, height)
             if joined is not None:
@@ -1005,16 +1025,17 @@ def _cut(
         out = _bar_above(out, boxes, stats, set(comb_labs), on_rule, cell, min_area, (x0, y0))
     pale = _pale_beside(out, boxes, sub, clean, away, labels, pieces, cell) if field == "table" else set()
     loops = _pale_loops(out, sub, away, labels, pieces) if field == "table" else {}
-    # only the table is decoded with a possibly lost leading digit (the others have the game)
-    start = _first_centred_cell(out, comb, x0) if field == "table" else None
-    hidden = field == "table" and bool(out) and (
+    # the table is decoded with a possibly lost leading digit; the score is flagged for one
+    # where the game cannot vouch for it (the others have the game)
+    start = _first_centred_cell(out, comb, x0) if field in ("table", "score") else None
+    hidden = field in ("table", "score") and bool(out) and (
         (got.faint and (start is None or start == 0))  # a faint 1 on a rule, unless centred past cell 0
         or (start is None and min(c for _, c in out) == 0)  # written freely from the edge
         or _unread_strokes(out, pieces, comb_labs, stats, cell)
         or _stroke_on_rule_before(out, pieces, stats, raw, labels, on_rule, rules, cell, min_area)
     )
     return _Cut(out, doubtful - set(out), marked or bool(out) or bool(doubtful), alternative, hidden,
-                joined_cut, pale, loops)
+                joined_cut, pale, loops, apart)
 
 
 #: a glyph whose top comes this close (share of a cell) to its box's top edge …
@@ -1284,6 +1305,10 @@ WIDE_PAIR = 1.45
 #: … while a cut taking a 1's width off a character this much wider is offered as a count of
 #: digits in doubt: a slanted 1 touching the digit beside it adds little width (187 read 87)
 WIDE_WITH_ONE = 1.2
+#: … or this much wider where the second cut parts strokes that do not touch (no stroke cut
+#: across): two digits written close in one cell in a wide hand (127 read 17, the 2 and the 7
+#: 1.31 times as wide as the writer's other digits)
+WIDE_APART = 1.2
 #: a character narrower than this share of its height is a 1 (or an I)
 ONE_WIDTH = 0.45
 
@@ -1297,7 +1322,7 @@ def ones_split_off(kept: Iterable[Glyph], cut: dict[int, Glyph]) -> list[int]:
 
 
 def _plausible_cuts(
-    combs: dict[str, dict[int, Glyph]], alternatives: dict
+    combs: dict[str, dict[int, Glyph]], alternatives: dict, apart: set[str] = frozenset(),
 ) -> dict[str, dict[int, Glyph]]:
     """Keep a number's second cut only where its widest character is much wider than the
     writer's other characters in the boxes (two digits touching, not a wide 2). A cut that
@@ -1316,7 +1341,8 @@ def _plausible_cuts(
             for g in comb.values()
             if g is not widest and g.image.shape[1] >= ONE_WIDTH * g.image.shape[0]  # 1s aside
         ]
-        if not others or widest.image.shape[1] >= WIDE_PAIR * float(np.median(others)):
+        wide = WIDE_APART if name in apart else WIDE_PAIR
+        if not others or widest.image.shape[1] >= wide * float(np.median(others)):
             continue
         if (widest.image.shape[1] >= WIDE_WITH_ONE * float(np.median(others))
                 and ones_split_off(mine, alternatives[name])):
@@ -1446,6 +1472,7 @@ def cut_fields(bgr: np.ndarray, layout: Layout, tolerance: float = 0.09) -> Fiel
     joined_cuts: dict[str, dict[int, Glyph]] = {}
     pale_beside: set[str] = set()
     pale_loops: dict[str, Glyph] = {}
+    apart: set[str] = set()
     for name in layout.data["fields"]:
         cells = [(0, i, to_px(b, size)) for i, b in enumerate(layout.comb_cells(name))]
         fx0, fy0, fx1, fy1 = to_px(layout.field_box(name), size)
@@ -1460,12 +1487,14 @@ def cut_fields(bgr: np.ndarray, layout: Layout, tolerance: float = 0.09) -> Fiel
             hidden_in.add(name)
         if cut.alternative is not None and len(cut.alternative) > len(cut.glyphs):
             alternatives[name] = {c: g for (_, c), g in cut.alternative.items()}
+            if cut.apart:
+                apart.add(name)
         if cut.joined:
             joined_cuts[name] = {c: g for (_, c), g in cut.joined.items()}
         pale_beside |= {f"{name}:{c}" for _, c in cut.pale_beside}
         pale_loops |= {f"{name}:{rc[1]}": replace(cut.glyphs[rc], image=image)
                        for rc, image in cut.pale_loops.items()}
-    touching_one = _plausible_cuts(combs, alternatives)
+    touching_one = _plausible_cuts(combs, alternatives, apart)
     doubtful |= _short_characters(combs) | _across_separators(combs, layout, size) | _lone_wide_table(combs)
     gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
     area = gray[gy0:gy1, gx0:gx1]

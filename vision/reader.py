@@ -167,6 +167,14 @@ def _doubtful_fields(fields: Fields, groups, word_row: int) -> list[str]:
     return sorted(set(names))
 
 
+def _score_unvouched(fields: Fields, flagged: list[str]) -> bool:
+    """Whether the score is to be flagged: a leading 1 may hide on its box's edge and the move
+    that would vouch for it is itself in doubt (word or reference flagged): 13 read 3, sure,
+    its 1 in pencil on the box's edge, beside GUE misread EUE at O8, which the game finds
+    worth 3."""
+    return "score" in fields.hidden and ("word" in flagged or "ref" in flagged)
+
+
 def _lossy_capture(fields: Fields, groups) -> list[str]:
     """The numbers read, when this capture lost ink: pen strokes found in a field where
     nothing could be cut (a word in 2H pencil too faint to trace), or a word read with no
@@ -605,6 +613,8 @@ def _read_page(page, candidates, board, tables, layout, recogniser, photo, thres
                      + _struck_unconfirmed(groups, flagged)):
             if name not in flagged:
                 flagged.append(name)
+        if _score_unvouched(fields, flagged) and "score" not in flagged:
+            flagged.append("score")
         status = A_VERIFIER if flagged else OK
         crossed = sum(r.crossed for r in readings if r.key.startswith("grid:"))
         reading = BulletinReading(
