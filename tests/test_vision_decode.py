@@ -685,3 +685,24 @@ def test_a_digit_the_game_shows_misread_elsewhere_makes_the_table_doubtful():
     moves = [Candidate("M8", "VU", 16)]
     assert _table_conf("VU", "M1", "16", "11", moves).confidence <= 0.5
     assert _table_conf("VU", "M8", "16", "11", moves).confidence > 0.95
+
+
+def test_a_joker_placed_by_a_circle_the_reader_doubts_is_the_arbiters():
+    """GUEZE with a joker, its last E circled in pale colour ink the circle reader missed
+    (0.001), the other E read circled at 0.36: both placements are legal for the same score,
+    and the circles put the joker where the reader more likely sees none. The jokers are
+    flagged; a circle read at 0.9 passes."""
+    from vision.reader import FLAG_THRESHOLD, _flags
+
+    moves = [Candidate("N1", "GUeZE", 28), Candidate("N1", "GUEZe", 28)]
+    sure = {i: {"p": 0.99} for i in range(2)}
+
+    def read(circled: float):
+        cells = word_cells("GUEZE")
+        cells[2].circled, cells[4].circled = circled, 0.001
+        return decode(group_readings(cells + comb("ref", "N1") + comb("score", "28", sure)), moves)
+
+    doubted = read(0.36)
+    assert doubted.word.value == "GUeZE" and "jokers" in _flags(doubted, FLAG_THRESHOLD)
+    seen = read(0.9)
+    assert seen.word.value == "GUeZE" and "jokers" not in _flags(seen, FLAG_THRESHOLD)

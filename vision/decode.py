@@ -629,6 +629,8 @@ def decode(
         # leave the jokers open, they are no surer than the score read (a big round O taken
         # for a circle gives a joker no one wrote, and only the score would tell)
         jconf = min(jconf, score_field.confidence if has_score else DISAGREE)
+        if _joker_uncircled(r.word, bword):
+            jconf = min(jconf, DISAGREE)
     table = free.table
     if tables is not None and r.table and bmove is not None and (
         (has_ref and len(r.ref) < len(bmove.ref)) or (has_score and len(r.score) < len(str(bmove.score)))
@@ -765,6 +767,20 @@ def _circles_overruled(cells: Sequence[CharReading], word: str) -> bool:
         return False
     return any(
         not cell.unread and (cell.circled < CIRCLE_SURE if ch.islower() else cell.circled > 1 - CIRCLE_SURE)
+        for cell, ch in zip(cells, word, strict=True)
+    )
+
+
+#: a joker the circles place on a cell read circled less surely than this …
+JOKER_CIRCLED = 0.5
+
+
+def _joker_uncircled(cells: Sequence[CharReading], word: str) -> bool:
+    """… where the legal moves leave the jokers open, was placed by a circle the reader does
+    not believe in, only less doubted than elsewhere (GUEZE whose circled last E, pale in
+    colour ink, read circled at 0.001: the joker put on the other E, circled at 0.36)."""
+    return len(cells) == len(word) and any(
+        ch.islower() and not cell.unread and cell.circled < JOKER_CIRCLED
         for cell, ch in zip(cells, word, strict=True)
     )
 
