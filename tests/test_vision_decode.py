@@ -706,3 +706,26 @@ def test_a_joker_placed_by_a_circle_the_reader_doubts_is_the_arbiters():
     assert doubted.word.value == "GUeZE" and "jokers" in _flags(doubted, FLAG_THRESHOLD)
     seen = read(0.9)
     assert seen.word.value == "GUeZE" and "jokers" not in _flags(seen, FLAG_THRESHOLD)
+
+
+def test_a_jokers_letter_unchecked_by_the_score_must_be_read_surely():
+    """BEtES, the T inside its circle read D at 0.977: BEdES is legal at the same place for
+    the same 28 points (a joker scores nothing), so only the ink tells the letter, muddled by
+    the circle's. The word is flagged unless that letter is read at ``JOKER_LETTER_SURE``;
+    with no rival joker letter legal there, it passes."""
+    from vision.reader import FLAG_THRESHOLD, _flags
+
+    sure = {i: {"p": 0.99} for i in range(2)}
+
+    def read(p: float, moves):
+        cells = word_cells("BEDES", overrides={2: {"p": p, "second": "T", "p2": 0.005}})
+        cells[2].circled = 0.9
+        return decode(group_readings(cells + comb("ref", "11D") + comb("score", "28", sure)), moves)
+
+    rivals = [Candidate("11D", "BEdES", 28), Candidate("11D", "BEtES", 28)]
+    muddled = read(0.977, rivals)
+    assert muddled.word.value == "BEdES" and "word" in _flags(muddled, FLAG_THRESHOLD)
+    clear = read(0.995, rivals)
+    assert clear.word.value == "BEdES" and "word" not in _flags(clear, FLAG_THRESHOLD)
+    alone = read(0.977, [Candidate("11D", "BEdES", 28)])
+    assert alone.word.value == "BEdES" and "word" not in _flags(alone, FLAG_THRESHOLD)

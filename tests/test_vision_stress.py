@@ -72,7 +72,7 @@ def test_a_leading_one_lost_on_the_box_edge_is_never_a_silent_wrong_table():
 
 
 def test_the_silent_errors_of_a_longer_stress_run_are_flagged():
-    """``vision.stress --n 40`` (seeds 28 to 52) found bulletins read wrong and unflagged, each
+    """``vision.stress --n 40`` (seeds 28 to 53) found bulletins read wrong and unflagged, each
     by a rule the capture or the decoder lacked; each is now flagged where it is wrong:
     - 181 in pencil, the 8 across a separator, its left side erased with it: read 131;
     - 15 in violet ink, the 1's long lead-in cut off beyond the dashed separator: 115;
@@ -118,7 +118,9 @@ def test_the_silent_errors_of_a_longer_stress_run_are_flagged():
     - 13 in pencil with its 1 on the score box's edge: 3, beside GUE misread EUE at O8, a
       legal move worth 3;
     - GUEZE in colour ink, the circle round its last E too pale to be seen, the joker put on
-      the other E, read circled at 0.36: jokers wrong, unflagged."""
+      the other E, read circled at 0.36: jokers wrong, unflagged;
+    - BEtES in Serre's hand, the T inside its circle read D at 0.98: BEdES, legal at the same
+      place for the same score (violet ink, colour inks, hard pencil, violet on the edge)."""
     from dataclasses import replace
 
     from vision.bench import TABLES, _got, _truth, make_cases
@@ -139,7 +141,7 @@ def test_the_silent_errors_of_a_longer_stress_run_are_flagged():
              (44, "hors_cases", 17, "table"), (46, "table_bois", 7, "table"),
              (43, "perspective_forte", 2, "table"), (49, "deux_doigts", 27, "raccord"),
              (50, "hors_cases", 16, "table"), (50, "crayon_sur_le_bord", 3, "score"),
-             (52, "cumul", 29, "jokers"))
+             (52, "cumul", 29, "jokers"), (53, "encre_violette", 28, "word"))
     for seed, condition, index, wrong in found:
         case = make_cases(40, seed)[index]
         if CONDITIONS[condition].one_on_edge:

@@ -797,10 +797,17 @@ def _guessed(cells: Sequence[CharReading], move: Candidate, cands: Sequence[Cand
         other = rival.word.upper()
         if other == word:
             continue
-        for cell, a, b in zip(cells, word, other, strict=True):
-            if a != b and _doubted(cell, a, b):
+        for cell, a, b, ja, jb in zip(cells, word, other, move.word, rival.word, strict=True):
+            if a != b and (_doubted(cell, a, b)
+                           or (ja.islower() and jb.islower() and cell.p(a) < JOKER_LETTER_SURE)):
                 return True
     return False
+
+
+#: a joker's letter, which the score does not check (a joker scores nothing), against a rival
+#: joker's at the same place and score, must be read this surely: the circle's ink muddles
+#: it (BEtES, the T inside its circle read D at 0.977: BEdES, legal for the same 28 points)
+JOKER_LETTER_SURE = 0.99
 
 
 def _doubted(cell: CharReading, ours: str, rival: str) -> bool:
