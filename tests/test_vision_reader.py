@@ -217,6 +217,11 @@ def test_numbers_are_flagged_when_the_capture_lost_a_whole_field():
     assert _lossy_capture(SimpleNamespace(marked={"grid", "table"}), no_score) == ["table", "ref"]
     nowhere = SimpleNamespace(word=[cell], raccord=[], table=[cell], ref=[], score=[cell])
     assert _lossy_capture(SimpleNamespace(marked={"grid", "table"}), nowhere) == ["table", "score"]
+    # neither score nor place read: no field checks the word, which may have lost a letter
+    # too (NUEES in 2H pencil read NUEE, legal elsewhere; stress seed 53)
+    alone = SimpleNamespace(word=[cell], raccord=[], table=[], ref=[], score=[])
+    assert _lossy_capture(SimpleNamespace(marked={"grid", "table", "ref", "score"}), alone) == [
+        "table", "ref", "score", "word"]
 
 
 def _drawn(text: str, col: int):

@@ -120,7 +120,9 @@ def test_the_silent_errors_of_a_longer_stress_run_are_flagged():
     - GUEZE in colour ink, the circle round its last E too pale to be seen, the joker put on
       the other E, read circled at 0.36: jokers wrong, unflagged;
     - BEtES in Serre's hand, the T inside its circle read D at 0.98: BEdES, legal at the same
-      place for the same score (violet ink, colour inks, hard pencil, violet on the edge)."""
+      place for the same score (violet ink, colour inks, hard pencil, violet on the edge);
+    - NUEES in hard pencil, its S lost with the table, the reference and the score: NUEE,
+      legal elsewhere, the word unflagged."""
     from dataclasses import replace
 
     from vision.bench import TABLES, _got, _truth, make_cases
@@ -141,7 +143,8 @@ def test_the_silent_errors_of_a_longer_stress_run_are_flagged():
              (44, "hors_cases", 17, "table"), (46, "table_bois", 7, "table"),
              (43, "perspective_forte", 2, "table"), (49, "deux_doigts", 27, "raccord"),
              (50, "hors_cases", 16, "table"), (50, "crayon_sur_le_bord", 3, "score"),
-             (52, "cumul", 29, "jokers"), (53, "encre_violette", 28, "word"))
+             (52, "cumul", 29, "jokers"), (53, "encre_violette", 28, "word"),
+             (53, "crayon_dur", 7, "word"))
     for seed, condition, index, wrong in found:
         case = make_cases(40, seed)[index]
         if CONDITIONS[condition].one_on_edge:

@@ -182,14 +182,20 @@ def _lossy_capture(fields: Fields, groups) -> list[str]:
     be seen). A number read on the same bulletin may have lost a digit as well (46 read 6
     and 27 read 2 beside a lost word; 128 read 2 beside a lost reference and score); a
     number box with strokes where nothing was read is flagged itself (a reference in dark,
-    curled pencil lost while a stray mark passed for a raccord: no reference, unflagged)."""
+    curled pencil lost while a stray mark passed for a raccord: no reference, unflagged).
+    The word too, when neither its score nor its place was read."""
     read = {"grid": groups.word or groups.raccord, "table": groups.table, "ref": groups.ref,
             "score": groups.score}
     unread = [name for name, cells in read.items() if name in fields.marked and not cells]
     missing = bool(groups.word) and (not groups.score or not (groups.ref or groups.raccord))
     if not (unread or missing):
         return []
-    return [name for name in ("table", "ref", "score") if read[name] or name in unread]
+    # a word with neither score nor place read is checked by no other field: any legal move
+    # anywhere fits it, and it may have lost a letter too (NUEES in 2H pencil, its S lost
+    # with the reference and the score: NUEE, legal elsewhere)
+    placeless = bool(groups.word) and not groups.score and not (groups.ref or groups.raccord)
+    return ([name for name in ("table", "ref", "score") if read[name] or name in unread]
+            + (["word"] if placeless else []))
 
 
 def _struck_unconfirmed(groups, flagged: list[str]) -> list[str]:
