@@ -474,7 +474,8 @@ def test_the_game_vouches_for_a_reference_only_as_far_as_it_is_sure_of_the_move(
 def test_a_jokers_letter_read_unsurely_between_two_legal_words_is_flagged():
     """SaLIVE written, its circled A read O at 0.5 (A nowhere): SoLIVE is as legal, at the
     same place for the same score. The reader's runner-up letters mean little on a hand never
-    seen: the word goes to the arbiter. A clear O is trusted."""
+    seen: the word goes to the arbiter. An O read at ``JOKER_LETTER_SURE`` is trusted."""
+    from vision.decode import JOKER_LETTER_SURE
     from vision.reader import FLAG_THRESHOLD
 
     moves = [Candidate("1H", "SoLIVE", 24), Candidate("1H", "SaLIVE", 24), Candidate("1H", "SOLIVE", 27)]
@@ -482,7 +483,7 @@ def test_a_jokers_letter_read_unsurely_between_two_legal_words_is_flagged():
     unsure[1].probs["A"] = 0.002
     d = decode(group_readings(unsure + comb("ref", "1H") + comb("score", "24")), moves)
     assert d.word.value == "SoLIVE" and d.word.confidence < FLAG_THRESHOLD
-    sure = word_cells("SoLIVE", overrides={1: {"p": 0.9}})
+    sure = word_cells("SoLIVE", overrides={1: {"p": JOKER_LETTER_SURE + 0.005}})
     d = decode(group_readings(sure + comb("ref", "1H") + comb("score", "24")), moves)
     assert d.word.value == "SoLIVE" and d.word.confidence >= FLAG_THRESHOLD
 
