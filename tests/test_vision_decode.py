@@ -730,3 +730,22 @@ def test_a_jokers_letter_unchecked_by_the_score_must_be_read_surely():
     assert clear.word.value == "BEdES" and "word" not in _flags(clear, FLAG_THRESHOLD)
     alone = read(0.977, [Candidate("11D", "BEdES", 28)])
     assert alone.word.value == "BEdES" and "word" not in _flags(alone, FLAG_THRESHOLD)
+
+
+def test_a_word_the_score_chose_against_the_ink_is_flagged():
+    """MUEE written at N7 for 21 (it is worth 20: a miscount), its M read Y 0.62, V 0.25,
+    M 0.05, P 0.008. PUEE at N7 is worth 21: the score, not the ink, picks PUEE, and a
+    miscount would make it pick wrong, unseen. The word goes to the arbiter. Where the ink
+    and the score agree (a P read P), the word is trusted."""
+    from vision.reader import FLAG_THRESHOLD
+
+    moves = [Candidate("N7", "PUEE", 21), Candidate("N7", "MUEE", 20), Candidate("N6", "PUEE", 21)]
+    first = {"p": 0.62, "second": "V", "p2": 0.25}
+    sure = {0: {"p": 0.97}, 1: {"p": 0.97}}
+    cells = word_cells("YUEE", overrides={0: first, 1: {"p": 0.97}, 2: {"p": 0.97}, 3: {"p": 0.97}})
+    cells[0].probs["M"], cells[0].probs["P"] = 0.05, 0.008
+    d = decode(group_readings(cells + comb("ref", "N7", sure) + comb("score", "21", sure)), moves)
+    assert d.word.value == "PUEE" and d.word.confidence < FLAG_THRESHOLD
+    clear = word_cells("PUEE", overrides={i: {"p": 0.97} for i in range(4)})
+    d = decode(group_readings(clear + comb("ref", "N7", sure) + comb("score", "21", sure)), moves)
+    assert d.word.value == "PUEE" and d.word.confidence >= FLAG_THRESHOLD

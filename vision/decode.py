@@ -607,7 +607,7 @@ def decode(
         word_conf = min(word_conf, DISAGREE)
     elif not exact.get(bmove.word, True):  # cells and letters did not line up one to one
         word_conf = min(word_conf, 0.8)
-    elif r.lost or _guessed(r.word, bmove, cands):
+    elif r.lost or _guessed(r.word, bmove, cands) or _chosen_by_score(hyps, terms, bword):
         word_conf = min(word_conf, GUESSED)  # a letter the ink does not tell
     ref_field = (
         _written_field(r.ref, free_ref, free.ref.confidence, bmove.ref if bmove else None,
@@ -808,6 +808,23 @@ def _guessed(cells: Sequence[CharReading], move: Candidate, cands: Sequence[Cand
 #: joker's at the same place and score, must be read this surely: the circle's ink muddles
 #: it (BEtES, the T inside its circle read D at 0.977: BEdES, legal for the same 28 points)
 JOKER_LETTER_SURE = 0.99
+
+
+def _chosen_by_score(hyps: Sequence[tuple[float, str | None, Candidate | None]],
+                     terms: Sequence[tuple[float, float]], word: str | None) -> bool:
+    """Whether the ink and the reference, without the score, would choose another word: the
+    score picked the word, and a miscount would make it pick the wrong one, unseen (MUEE
+    written for 21, worth 20, its M read Y, V or M, the P at 0.008: PUEE, worth 21)."""
+    if word is None:
+        return False
+    logs = [(h[0] - t[1], h[2].word.upper()) for h, t in zip(hyps, terms, strict=True) if h[2] is not None]
+    if not logs:
+        return False
+    top = max(v for v, _ in logs)
+    acc: dict[str, float] = {}
+    for v, key in logs:
+        acc[key] = acc.get(key, 0.0) + math.exp(v - top)
+    return max(acc, key=acc.__getitem__) != word.upper()
 
 
 def _doubted(cell: CharReading, ours: str, rival: str) -> bool:
