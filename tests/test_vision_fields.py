@@ -657,3 +657,60 @@ def test_a_coloured_stroke_on_the_box_edge_before_the_first_digit_is_seen():
     later = page.copy()
     cv2.line(later, (140, 30), (140, 90), (140, 35, 115), 3)  # on a separator past the digits
     assert not _coloured_rule_before(later, comb, cells, 60.0)
+
+
+def _table_box_ink(one: float | None):
+    """An ink map of a 3-cell table box, its outer edge at 0.38 of ink, a 5 and a 9 centred
+    in the first two cells, and a 1 drawn exactly on the left edge with ``one`` of ink."""
+    ink = np.zeros((140, 260), np.float32)
+    x0, y0, w, h = 20, 30, 60, 70
+    cells = [(0, i, (x0 + w * i, y0, x0 + w * (i + 1), y0 + h)) for i in range(3)]
+    cv2.rectangle(ink, (x0, y0), (x0 + 3 * w, y0 + h), 0.38, 6)
+    for i in (1, 2):
+        cv2.line(ink, (x0 + w * i, y0), (x0 + w * i, y0 + h), 0.2, 2)
+    five = np.array([[62, 45], [40, 45], [38, 65], [55, 62], [62, 75], [55, 88], [38, 86]])
+    cv2.polylines(ink, [five], False, 0.8, 4)
+    cv2.circle(ink, (110, 55), 10, 0.8, 4)
+    cv2.line(ink, (120, 55), (116, 90), 0.8, 4)
+    if one is not None:
+        cv2.line(ink, (x0, y0 + 12), (x0, y0 + h - 12), one, 6)
+    ink += np.random.default_rng(0).normal(0, 0.01, ink.shape).astype(np.float32)
+    return np.clip(ink, 0, 1), cells
+
+
+def test_a_pencil_one_on_the_box_edge_darkens_it_without_widening_it():
+    """159 in pencil, its 1 drawn exactly on the table box's left edge: no wider than the edge,
+    and pale enough to be erased with it, it darkens the edge along a digit's length (0.5 of
+    ink against 0.38 on the other edge): the box may hide a leading 1 (read 59, sure). An
+    edge as dark as the other, or barely darker, hides nothing."""
+    from vision.fields import _cut
+
+    def hidden(one: float | None) -> bool:
+        ink, cells = _table_box_ink(one)
+        return _cut(ink, "table", cells, (0, 0, 260, 140), 60.0).hidden
+
+    assert not hidden(None)
+    assert not hidden(0.42)
+    assert hidden(0.49) and hidden(0.5)
+
+
+def test_a_one_glued_to_the_digit_after_it_leaves_an_upright_on_its_left():
+    """143 with its 1 just inside the box's edge, touching the 4: one glyph, an H, read 4 at
+    0.99. Its left side is an upright over its whole height; a 3, a 4 drawn with its slanted
+    stroke, a 0 or a slanted 1 have none there."""
+    from vision.fields import _left_upright
+
+    def glyph(*strokes) -> np.ndarray:
+        im = np.zeros((60, 40), np.float32)
+        for a, b in strokes:
+            cv2.line(im, a, b, 1.0, 4)
+        return im
+
+    h_shape = glyph(((3, 2), (3, 57)), ((14, 5), (14, 35)), ((14, 35), (36, 35)), ((30, 2), (30, 57)))
+    assert _left_upright(h_shape)
+    four = glyph(((26, 2), (3, 38)), ((3, 38), (36, 38)), ((28, 2), (28, 57)))
+    three = glyph(((3, 3), (36, 3)), ((36, 3), (15, 28)), ((15, 28), (36, 45)), ((36, 45), (3, 57)))
+    slanted_one = glyph(((30, 2), (8, 57)))
+    zero = np.zeros((60, 40), np.float32)
+    cv2.ellipse(zero, (20, 30), (16, 27), 0, 0, 360, 1.0, 4)
+    assert not any(_left_upright(g) for g in (four, three, slanted_one, zero))

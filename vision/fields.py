@@ -1032,7 +1032,7 @@ def _cut(
         (got.faint and (start is None or start == 0))  # a faint 1 on a rule, unless centred past cell 0
         or (start is None and min(c for _, c in out) == 0)  # written freely from the edge
         or _unread_strokes(out, pieces, comb_labs, stats, cell)
-        or _stroke_on_rule_before(out, pieces, stats, raw, labels, on_rule, rules, cell, min_area)
+        or _stroke_on_rule_before(out, pieces, stats, raw, sub, on_rule, rules, cell, min_area)
     )
     return _Cut(out, doubtful - set(out), marked or bool(out) or bool(doubtful), alternative, hidden,
                 joined_cut, pale, loops, apart)
@@ -1089,6 +1089,16 @@ def _bar_above(
 #: a stroke counts as lying on a printed rule when the rule is thicker than usual along at
 #: least this share of a cell (a digit's upright), or a thin piece that long was taken for it
 HIDDEN_RUN = 0.3
+#: … or starting this close (share of a cell) with an upright on its left side over this
+#: share of its height, within this share of its width: a 1 just inside the edge, glued to
+#: the next digit (143 read 43, the 1 and the 4 an H, 3.5 px inside the edge, the 4 at 0.99)
+UPRIGHT_GAP = 0.1
+UPRIGHT_SPAN = 0.8
+UPRIGHT_STRIP = 0.15
+#: … or darker than the box's other outer edge by this much ink, or this share of that
+#: edge's, along as long a run (a pencil 1 drawn on the edge: 0.5 against 0.38)
+DARKER_EDGE = 0.08
+DARKER_EDGE_SHARE = 0.25
 #: the first character starting closer than this (share of a cell) to the box's left edge
 #: touches it: a 1 on the edge may have been erased with it or merged into that character
 EDGE_GAP = 0.04
@@ -1260,8 +1270,30 @@ def _run_width(raw: np.ndarray, rule: FoundRule) -> np.ndarray:
     return widths
 
 
+def _left_upright(image: np.ndarray) -> bool:
+    """Whether a glyph's left side is an upright over ``UPRIGHT_SPAN`` of its height: a 1
+    glued to the digit after it (14 drawn as an H, read 4)."""
+    h, w = image.shape
+    strip = image[:, : max(2, int(round(UPRIGHT_STRIP * w)))] > 0.5
+    return bool(strip.any(1).mean() >= UPRIGHT_SPAN)
+
+
+def _rule_darkness(ink: np.ndarray, rule: FoundRule) -> np.ndarray:
+    """Per pixel along a vertical rule, the darkest ink across its width: a pencil stroke on
+    the rule darkens it without widening it."""
+    h, w = ink.shape
+    reach = int(np.ceil(rule.half)) + 1
+    out = np.zeros(len(rule.centre), np.float32)
+    for k, c in enumerate(rule.centre):
+        y, x = rule.lo + k, int(round(float(c)))
+        if 0 <= y < h:
+            span = ink[y, max(0, x - reach):min(w, x + reach + 1)]
+            out[k] = float(span.max()) if span.size else 0.0
+    return out
+
+
 def _stroke_on_rule_before(
-    out: dict, pieces: dict, stats: np.ndarray, raw: np.ndarray, labels: np.ndarray,
+    out: dict, pieces: dict, stats: np.ndarray, raw: np.ndarray, ink: np.ndarray,
     on_rule: np.ndarray, rules: _RuleSet, cell: float, min_area: int,
 ) -> bool:
     """Whether a vertical rule left of the field's first character carries a pen stroke: the
@@ -1277,6 +1309,10 @@ def _stroke_on_rule_before(
     edge = rules.cols[0]
     if len(edge.centre) and first <= float(np.median(edge.centre)) + edge.half + EDGE_GAP * cell:
         return True  # the number starts on the box's edge or outside it: a 1 may be merged
+    if len(edge.centre) and first <= float(np.median(edge.centre)) + edge.half + UPRIGHT_GAP * cell:
+        lead = out[min(out, key=lambda rc: rc[1])]
+        if _left_upright(lead.image):
+            return True  # a 1 written just inside the edge, touching the digit after it
     for i, rule in enumerate(rules.cols[:-1]):
         x = float(np.median(rule.centre)) if len(rule.centre) else 0.0
         if x >= first:
@@ -1286,6 +1322,12 @@ def _stroke_on_rule_before(
         thick = (widths >= usual + max(2.0, 0.5 * usual)).astype(np.float32)
         if thick.size >= run and np.convolve(thick, np.ones(run), "valid").max() >= run:
             return True
+        if i == 0:  # a pencil 1 on the outer edge darkens it without widening it (159 read 59)
+            usual_dark = float(np.median(_rule_darkness(ink, rules.cols[-1])))
+            margin = max(DARKER_EDGE, DARKER_EDGE_SHARE * usual_dark)
+            darker = (_rule_darkness(ink, rule) >= usual_dark + margin).astype(np.float32)
+            if darker.size >= run and np.convolve(darker, np.ones(run), "valid").max() >= run:
+                return True
         along = 0  # pieces dropped as the rule's remains: one a digit's length, or on the
         for lab in range(1, len(stats)):  # solid outer edge, a 1 broken along it (150 → 50)
             sx, _, sw, sh, area = (int(v) for v in stats[lab, :5])
