@@ -749,3 +749,26 @@ def test_a_word_the_score_chose_against_the_ink_is_flagged():
     clear = word_cells("PUEE", overrides={i: {"p": 0.97} for i in range(4)})
     d = decode(group_readings(clear + comb("ref", "N7", sure) + comb("score", "21", sure)), moves)
     assert d.word.value == "PUEE" and d.word.confidence >= FLAG_THRESHOLD
+
+
+def test_a_score_that_fits_another_word_at_the_same_place_flags_the_word():
+    """DOSEE written at 10F for its 20 points, its two E's read as struck letters: DOS,
+    worth 16 there, beside a score of 20 read surely. The score alone flagged, the arbiter
+    would put 16 and lose the player his top: the word goes to him too. A score that fits
+    no other word there flags the score only."""
+    from vision.reader import FLAG_THRESHOLD
+
+    moves = [Candidate("10F", "DOSEE", 20), Candidate("10F", "DOS", 16), Candidate("10F", "DOSE", 17),
+             Candidate("I3", "DOSEE", 19)]
+    sure = {0: {"p": 0.98}, 1: {"p": 0.98}, 2: {"p": 0.98}}
+    word = word_cells("DOS", overrides=sure)
+
+    def read(score: str):
+        return decode(group_readings(word + comb("ref", "10F", sure) + comb("score", score, sure)), moves)
+
+    d = read("20")
+    assert d.word.value == "DOS" and d.word.confidence < FLAG_THRESHOLD
+    assert d.score.value == 20 and d.score.confidence < FLAG_THRESHOLD
+    assert read("16").word.confidence >= FLAG_THRESHOLD
+    other = read("21")
+    assert other.word.confidence >= FLAG_THRESHOLD and other.score.confidence < FLAG_THRESHOLD

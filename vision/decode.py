@@ -624,6 +624,8 @@ def decode(
         if has_score
         else FieldValue(None, 1.0)
     )
+    if _score_fits_a_rival(bmove, free_score if has_score else None, cands):
+        word_conf = min(word_conf, GUESSED)
     if bmove is not None and any(c.word != bmove.word and c.word.upper() == bword.upper() for c in cands):
         # the score is what checks the circles (a joker scores nothing): where the legal moves
         # leave the jokers open, they are no surer than the score read (a big round O taken
@@ -808,6 +810,17 @@ def _guessed(cells: Sequence[CharReading], move: Candidate, cands: Sequence[Cand
 #: joker's at the same place and score, must be read this surely: the circle's ink muddles
 #: it (BEtES, the T inside its circle read D at 0.977: BEdES, legal for the same 28 points)
 JOKER_LETTER_SURE = 0.99
+
+
+def _score_fits_a_rival(move: Candidate | None, score: object, cands: Sequence[Candidate]) -> bool:
+    """Whether the score read is not the retained move's but exactly another word's at the
+    same place: the word, not the count, may be what is misread (DOSEE written for its 20
+    points, its E's read as struck letters: DOS, worth 16, beside a score that fits DOSEE).
+    The score alone flagged, the arbiter would correct it to 16."""
+    if move is None or not isinstance(score, int) or score == move.score:
+        return False
+    return any(c.ref == move.ref and c.score == score and c.word.upper() != move.word.upper()
+               for c in cands)
 
 
 def _chosen_by_score(hyps: Sequence[tuple[float, str | None, Candidate | None]],
