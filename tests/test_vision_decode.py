@@ -160,11 +160,17 @@ def test_written_score_is_never_replaced_by_the_legal_one():
     assert d.word.value == "OISEAU" and d.score.value == 30
     assert d.score.confidence < 0.95  # the arbiter must see it
     assert 20 in [v for v, _ in d.score.alternatives]
-    # a lesser doubt on a score that is the move's: the game raises the confidence
-    doubt = {0: {"p": 0.8, "second": "3", "p2": 0.18}, 1: {"p": 0.99}}
+    # a lesser doubt on a score that is the move's: the game raises the confidence, once the
+    # ink reads each digit at SCORE_DIGIT_SURE (0.9); under it, a 30 miscounted and misread
+    # as the move's 20 would pass: the ink's own confidence stands
+    doubt = {0: {"p": 0.92, "second": "3", "p2": 0.07}, 1: {"p": 0.99}}
     readings = group_readings(word_cells("OISEAU") + comb("ref", "H3") + comb("score", "20", doubt))
     d = decode(readings, MOVES)
     assert d.score.value == 20 and d.score.confidence > 0.95
+    doubt = {0: {"p": 0.8, "second": "3", "p2": 0.18}, 1: {"p": 0.99}}
+    readings = group_readings(word_cells("OISEAU") + comb("ref", "H3") + comb("score", "20", doubt))
+    d = decode(readings, MOVES)
+    assert d.score.value == 20 and d.score.confidence < 0.95
     # the 2 read 0.6 against a 3 at 0.38 on the move's score: kept as read, and the ink does
     # not prefer it clearly enough (under twice the 3) for the game to make it sure
     doubt = {0: {"p": 0.6, "second": "3", "p2": 0.38}, 1: {"p": 0.99}}
@@ -590,15 +596,19 @@ def test_a_mark_one_box_from_the_word_may_be_a_speck():
     assert d.word.value == "PUE" and d.word.confidence <= 0.85
 
 
-def test_a_hesitant_digit_the_whole_game_backs_is_sure_but_not_an_even_one():
-    # MAISONS H4 read surely; the score's 7 of 70 read at 0.45 (1 at 0.2): the word and the
-    # reference back the move, the ink favours its score — sure. A 7 read as likely as a 1
-    # (0.28 / 0.27) stays for the arbiter: 10 would be a miscount the warning must catch.
+def test_a_digit_the_whole_game_backs_is_sure_only_where_the_ink_reads_it_surely():
+    # MAISONS H4 read surely; the score's 7 of 70 read at 0.92 (1 at 0.05): the word and the
+    # reference back the move, the ink favours its score: sure. Read at 0.45 (1 at 0.2), the
+    # ink's own confidence stands (10 written, a miscount read as the move's 70, would pass);
+    # a 7 read as likely as a 1 (0.28 / 0.27) stays for the arbiter as well.
     moves = MOVES + [Candidate("H4", "MAISONs", 10)]
-    hesitant = {0: {"p": 0.45, "second": "1", "p2": 0.2}}
     base = word_cells("MAISONS") + comb("ref", "H4")
-    d = decode(group_readings(base + comb("score", "70", hesitant)), moves)
+    clear = {0: {"p": 0.92, "second": "1", "p2": 0.05}}
+    d = decode(group_readings(base + comb("score", "70", clear)), moves)
     assert d.score.value == 70 and d.score.confidence >= 0.95
+    hesitant = {0: {"p": 0.45, "second": "1", "p2": 0.2}}
+    d = decode(group_readings(base + comb("score", "70", hesitant)), moves)
+    assert d.score.value == 70 and d.score.confidence < 0.95
     even = {0: {"p": 0.28, "second": "1", "p2": 0.27}}
     d = decode(group_readings(base + comb("score", "70", even)), moves)
     assert d.score.value == 70 and d.score.confidence <= 0.5
@@ -772,3 +782,22 @@ def test_a_score_that_fits_another_word_at_the_same_place_flags_the_word():
     assert read("16").word.confidence >= FLAG_THRESHOLD
     other = read("21")
     assert other.word.confidence >= FLAG_THRESHOLD and other.score.confidence < FLAG_THRESHOLD
+
+
+def test_a_score_digit_read_unsurely_is_not_made_sure_by_the_move():
+    """KEPI written at 15G for 48 (it is worth 45: a miscount, which the player answers for),
+    the 8 read 5 at 0.86, 8 at 0.02: the move's 45 agreed with the ink and made it sure at
+    0.9997, the miscount gone unseen. A digit read under ``SCORE_DIGIT_SURE`` is left at the
+    ink's own confidence; a 5 read surely is still confirmed by the move."""
+    from vision.decode import SCORE_DIGIT_SURE
+    from vision.reader import FLAG_THRESHOLD
+
+    moves = [Candidate("15G", "KEPI", 45), Candidate("15G", "KIR", 36)]
+    sure = {i: {"p": 0.98} for i in range(4)}
+    word = word_cells("KEPI", overrides=sure) + comb("ref", "15G", sure)
+    unsure = comb("score", "45", {0: {"p": 0.977}, 1: {"p": 0.86, "second": "3", "p2": 0.074}})
+    d = decode(group_readings(word + unsure), moves)
+    assert d.score.value == 45 and d.score.confidence < FLAG_THRESHOLD
+    clear = comb("score", "45", {0: {"p": 0.977}, 1: {"p": SCORE_DIGIT_SURE + 0.02}})
+    d = decode(group_readings(word + clear), moves)
+    assert d.score.value == 45 and d.score.confidence >= FLAG_THRESHOLD

@@ -709,7 +709,7 @@ def test_a_pencil_one_on_the_box_edge_darkens_it_without_widening_it():
 def test_a_one_glued_to_the_digit_after_it_leaves_an_upright_on_its_left():
     """143 with its 1 just inside the box's edge, touching the 4: one glyph, an H, read 4 at
     0.99. Its left side is an upright over its whole height; a 3, a 4 drawn with its slanted
-    stroke, a 0 or a slanted 1 have none there."""
+    stroke, a 0 or a slanted 1 have none there, and a 1 alone is no 1 glued to a digit."""
     from vision.fields import _left_upright
 
     def glyph(*strokes) -> np.ndarray:
@@ -720,6 +720,12 @@ def test_a_one_glued_to_the_digit_after_it_leaves_an_upright_on_its_left():
 
     h_shape = glyph(((3, 2), (3, 57)), ((14, 5), (14, 35)), ((14, 35), (36, 35)), ((30, 2), (30, 57)))
     assert _left_upright(h_shape)
+    # 191 read 91: the 1 glued to the 9, lower than the 9's loop (over 0.71 of the glyph)
+    nineteen = glyph(((3, 16), (3, 57)), ((3, 16), (8, 16)), ((36, 12), (33, 57)))
+    cv2.circle(nineteen, (24, 14), 11, 1.0, 4)
+    assert _left_upright(nineteen)
+    straight_one = glyph(((4, 2), (4, 57)))[:, :9]  # a 1 itself: nothing glued to it
+    assert not _left_upright(straight_one)
     four = glyph(((26, 2), (3, 38)), ((3, 38), (36, 38)), ((28, 2), (28, 57)))
     three = glyph(((3, 3), (36, 3)), ((36, 3), (15, 28)), ((15, 28), (36, 45)), ((36, 45), (3, 57)))
     slanted_one = glyph(((30, 2), (8, 57)))

@@ -1091,9 +1091,11 @@ def _bar_above(
 HIDDEN_RUN = 0.3
 #: … or starting this close (share of a cell) with an upright on its left side over this
 #: share of its height, within this share of its width: a 1 just inside the edge, glued to
-#: the next digit (143 read 43, the 1 and the 4 an H, 3.5 px inside the edge, the 4 at 0.99)
+#: the next digit (143 read 43, the 1 and the 4 an H, 3.5 px inside the edge, the 4 at 0.99;
+#: 191 read 91, the 1 glued to the 9, over 0.71 of its height; the benches' first digits
+#: that close to the edge have 0.53 at most)
 UPRIGHT_GAP = 0.1
-UPRIGHT_SPAN = 0.8
+UPRIGHT_SPAN = 0.65
 UPRIGHT_STRIP = 0.15
 #: … or darker than the box's other outer edge by this much ink, or this share of that
 #: edge's, along as long a run (a pencil 1 drawn on the edge: 0.5 against 0.38)
@@ -1271,9 +1273,11 @@ def _run_width(raw: np.ndarray, rule: FoundRule) -> np.ndarray:
 
 
 def _left_upright(image: np.ndarray) -> bool:
-    """Whether a glyph's left side is an upright over ``UPRIGHT_SPAN`` of its height: a 1
-    glued to the digit after it (14 drawn as an H, read 4)."""
+    """Whether a glyph wider than a 1 has an upright on its left side over ``UPRIGHT_SPAN``
+    of its height: a 1 glued to the digit after it (14 drawn as an H, read 4)."""
     h, w = image.shape
+    if w < ONE_WIDTH * h:
+        return False  # a 1 itself
     strip = image[:, : max(2, int(round(UPRIGHT_STRIP * w)))] > 0.5
     return bool(strip.any(1).mean() >= UPRIGHT_SPAN)
 
