@@ -70,7 +70,8 @@ def test_legal_move_fixes_a_misread_letter():
 
 
 def test_reference_decides_between_places_and_jokers_follow_circles():
-    readings = group_readings(word_cells("MAISONs") + comb("ref", "H4") + comb("score", "68"))
+    sure = {0: {"p": 0.98}, 1: {"p": 0.98}}  # the score checks the circles: read surely
+    readings = group_readings(word_cells("MAISONs") + comb("ref", "H4") + comb("score", "68", sure))
     d = decode(readings, MOVES)
     assert d.word.value == "MAISONs" and d.jokers == [6] and d.jokers_confidence > 0.9
     assert d.ref.value == "H4" and d.score.value == 68
@@ -98,7 +99,8 @@ def test_uncertain_reading_gets_low_confidence():
     # 'O' vs 'A' truly ambiguous in the only letter that distinguishes two legal words
     moves = [Candidate("H4", "MOT", 10), Candidate("H4", "MAT", 10)]
     cells = word_cells("MOT", overrides={1: {"p": 0.5, "second": "A", "p2": 0.48}})
-    readings = group_readings(cells + comb("ref", "H4") + comb("score", "10"))
+    sure = {0: {"p": 0.98}, 1: {"p": 0.98}}
+    readings = group_readings(cells + comb("ref", "H4") + comb("score", "10", sure))
     d = decode(readings, moves)
     assert d.word.confidence < 0.7
     assert d.ref.confidence > 0.9 and d.score.confidence > 0.9
@@ -597,13 +599,13 @@ def test_a_mark_one_box_from_the_word_may_be_a_speck():
 
 
 def test_a_digit_the_whole_game_backs_is_sure_only_where_the_ink_reads_it_surely():
-    # MAISONS H4 read surely; the score's 7 of 70 read at 0.92 (1 at 0.05): the word and the
+    # MAISONS H4 read surely; the score's 7 of 70 read at 0.97 (1 at 0.02): the word and the
     # reference back the move, the ink favours its score: sure. Read at 0.45 (1 at 0.2), the
     # ink's own confidence stands (10 written, a miscount read as the move's 70, would pass);
     # a 7 read as likely as a 1 (0.28 / 0.27) stays for the arbiter as well.
     moves = MOVES + [Candidate("H4", "MAISONs", 10)]
     base = word_cells("MAISONS") + comb("ref", "H4")
-    clear = {0: {"p": 0.92, "second": "1", "p2": 0.05}}
+    clear = {0: {"p": 0.97, "second": "1", "p2": 0.02}, 1: {"p": 0.98}}
     d = decode(group_readings(base + comb("score", "70", clear)), moves)
     assert d.score.value == 70 and d.score.confidence >= 0.95
     hesitant = {0: {"p": 0.45, "second": "1", "p2": 0.2}}
@@ -798,6 +800,31 @@ def test_a_score_digit_read_unsurely_is_not_made_sure_by_the_move():
     unsure = comb("score", "45", {0: {"p": 0.977}, 1: {"p": 0.86, "second": "3", "p2": 0.074}})
     d = decode(group_readings(word + unsure), moves)
     assert d.score.value == 45 and d.score.confidence < FLAG_THRESHOLD
-    clear = comb("score", "45", {0: {"p": 0.977}, 1: {"p": SCORE_DIGIT_SURE + 0.02}})
+    # in hard pencil the 8 read 5 at 0.905 (3 at 0.04), the 4 at 0.96: each digit over
+    # 0.9, but the score read as a whole under it
+    pencil = comb("score", "45", {0: {"p": 0.96}, 1: {"p": 0.905, "second": "3", "p2": 0.04}})
+    d = decode(group_readings(word + pencil), moves)
+    assert d.score.value == 45 and d.score.confidence < FLAG_THRESHOLD
+    clear = comb("score", "45", {0: {"p": 0.98}, 1: {"p": SCORE_DIGIT_SURE + 0.05}})
     d = decode(group_readings(word + clear), moves)
     assert d.score.value == 45 and d.score.confidence >= FLAG_THRESHOLD
+
+
+def test_the_table_which_the_game_does_not_check_needs_a_surer_reading():
+    """58 in DKG's hand, the 8 slanted, its upper loop a mere crossing: read 50 at 0.958 in
+    seven conditions. Nothing of the game checks a table (a wrong one credits another
+    player): it passes from ``FLAG_THRESHOLD + TABLE_EXTRA``; the other fields, which the
+    game checks, from the threshold."""
+    from dataclasses import replace
+
+    from vision.decode import FieldValue
+    from vision.reader import FLAG_THRESHOLD, TABLE_EXTRA, _flags
+
+    d = decode(group_readings(word_cells("MAISONS") + comb("ref", "H4") + comb("score", "70")
+                              + comb("table", "50")), MOVES)
+    between = FLAG_THRESHOLD + TABLE_EXTRA / 2
+    d = replace(d, table=FieldValue(50, between), word=FieldValue("MAISONS", between),
+                ref=FieldValue("H4", 1.0), score=FieldValue(70, 1.0), jokers_confidence=1.0)
+    assert _flags(d, FLAG_THRESHOLD) == ["table"]  # the word as sure passes
+    sure = replace(d, table=FieldValue(50, FLAG_THRESHOLD + TABLE_EXTRA))
+    assert _flags(sure, FLAG_THRESHOLD) == []

@@ -342,6 +342,15 @@ def test_a_one_split_off_a_character_a_little_wider_than_the_others_is_offered_a
     single = {"table": {0: g("table", 0, 39, 20), 1: g("table", 1, 51, 24)}}
     assert _plausible_cuts({"table": {1: g("table", 1, 54, 44)}, **others}, single) == {}
     assert single == {}
+    # 55 off the boxes in Breip's hand, one character 48 wide, beside a score whose 4 and 9
+    # touch (one character 80 wide, offered a second cut itself): that one is no measure of
+    # the writer's width (29 and 49 are), and the table keeps its second cut
+    breip = {"table": {1: g("table", 1, 48, 48)},
+             "ref": {0: g("ref", 0, 44, 29), 1: g("ref", 1, 40, 8), 2: g("ref", 2, 45, 49)},
+             "score": {1: g("score", 1, 48, 80)}}
+    both = {"table": {0: g("table", 0, 48, 25), 1: g("table", 1, 39, 21)},
+            "score": {0: g("score", 0, 44, 32), 2: g("score", 2, 44, 38)}}
+    assert _plausible_cuts(breip, both) == {} and sorted(both) == ["score", "table"]
 
 
 def test_a_second_cut_between_strokes_is_told_from_one_across_a_stroke():

@@ -70,9 +70,10 @@ INK_MARGIN = 2.0
 INK_PROPOSE = 0.5
 #: a table whose ink likelihood is at least this share of the best table's also fits: flagged
 TABLE_RIVAL = 0.02
-#: a score digit the ink reads under this is not made sure by the move's score agreeing with
-#: it: a miscount (the player's to answer for) misread into the move's value would pass
-#: unseen (KEPI written for 48, worth 45, the 8 read 5 at 0.86, 8 at 0.02: 45 at 0.9997)
+#: a score the ink reads under this, or one of its digits, is not made sure by the move's
+#: score agreeing with it: a miscount (the player's to answer for) misread into the move's
+#: value would pass unseen (KEPI written for 48, worth 45, the 8 read 5 at 0.86, 8 at 0.02:
+#: 45 at 0.9997; in hard pencil the 8 read 5 at 0.905, the score 45 at 0.87)
 SCORE_DIGIT_SURE = 0.9
 #: likelihood of a leading "1" lost (thin stroke on the box's edge): 76 read, 176 possible
 DROPPED_ONE = 0.05
@@ -724,9 +725,10 @@ def _written_field(
     on the other fields; the game raises a reading no higher than that, or than the ink
     alone (a 2 read 1 at 0.92 must not become a sure H11 because a doubtful word has a move
     at H11). ``margin``: how clearly the ink prefers its reading to the next one (``_ink_margin``
-    by default: cell by cell). ``digit_sure``: under this, a character the move's value agrees
-    with is not raised by the game above the ink's own confidence (a score: a miscount
-    misread into the move's value, 48 read 45, the 8 read 5 at 0.86)."""
+    by default: cell by cell). ``digit_sure``: where the ink reads the field, or one of its
+    characters, under this, the move's value agreeing with it does not raise it above the
+    ink's own confidence (a score: a miscount misread into the move's value, 48 read 45, the
+    8 read 5 at 0.86, or at 0.90 with the field read at 0.87)."""
     if legal is None:
         return FieldValue(value, min(ink_conf, DISAGREE), [(value, ink_conf)])
     text = str(value) if text is None else text
@@ -738,7 +740,7 @@ def _written_field(
     norm = p_ok * lik_legal + others
     if value == legal:
         conf = min(p_ok * lik_legal / max(norm, 1e-300), max(support, ink_conf))
-        if readings and min(r.p(r.best) for r in readings) < digit_sure:
+        if ink_conf < digit_sure or (readings and min(r.p(r.best) for r in readings) < digit_sure):
             conf = min(conf, ink_conf)
         alternatives = [(value, conf)]
     else:

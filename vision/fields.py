@@ -1375,8 +1375,12 @@ def _plausible_cuts(
     """Keep a number's second cut only where its widest character is much wider than the
     writer's other characters in the boxes (two digits touching, not a wide 2). A cut that
     takes only a 1's width off a character a little wider than the others is returned
-    apart: whether a 1 touches that digit is for the recogniser to say, never to read."""
+    apart: whether a 1 touches that digit is for the recogniser to say, never to read. The
+    widest character of another number offered a second cut is no measure of the writer's
+    width: it may be two (55 read 5 beside a score whose 4 and 9 touch, 80 px wide)."""
     touching_one = {}
+    split = {id(max(combs[name].values(), key=lambda g: g.image.shape[1]))
+             for name in alternatives if combs.get(name)}
     for name in list(alternatives):
         mine = sorted(combs[name].values(), key=lambda g: g.image.shape[1])
         if not mine:
@@ -1387,7 +1391,8 @@ def _plausible_cuts(
             g.image.shape[1]
             for comb in combs.values()
             for g in comb.values()
-            if g is not widest and g.image.shape[1] >= ONE_WIDTH * g.image.shape[0]  # 1s aside
+            if g is not widest and id(g) not in split
+            and g.image.shape[1] >= ONE_WIDTH * g.image.shape[0]  # 1s aside
         ]
         wide = WIDE_APART if name in apart or (name == "table" and len(mine) == 1) else WIDE_PAIR
         if not others or widest.image.shape[1] >= wide * float(np.median(others)):
