@@ -1097,10 +1097,10 @@ HIDDEN_RUN = 0.3
 UPRIGHT_GAP = 0.1
 UPRIGHT_SPAN = 0.65
 UPRIGHT_STRIP = 0.15
-#: … or darker than the box's other outer edge by this much ink, or this share of that
-#: edge's, along as long a run (a pencil 1 drawn on the edge: 0.5 against 0.38)
+#: … or darker than the box's other outer edge by this much ink along as long a run (a
+#: pencil 1 drawn on the edge: 0.5 against 0.38; a 1 on a darker edge: 0.62-0.69 against
+#: 0.54, the other edge within 0.04 of it)
 DARKER_EDGE = 0.08
-DARKER_EDGE_SHARE = 0.25
 #: the first character starting closer than this (share of a cell) to the box's left edge
 #: touches it: a 1 on the edge may have been erased with it or merged into that character
 EDGE_GAP = 0.04
@@ -1328,7 +1328,7 @@ def _stroke_on_rule_before(
             return True
         if i == 0:  # a pencil 1 on the outer edge darkens it without widening it (159 read 59)
             usual_dark = float(np.median(_rule_darkness(ink, rules.cols[-1])))
-            margin = max(DARKER_EDGE, DARKER_EDGE_SHARE * usual_dark)
+            margin = DARKER_EDGE
             darker = (_rule_darkness(ink, rule) >= usual_dark + margin).astype(np.float32)
             if darker.size >= run and np.convolve(darker, np.ones(run), "valid").max() >= run:
                 return True
