@@ -593,9 +593,7 @@ def decode(
         fields, of the moves that share the value."""
         if bmove is None:
             return 0.0
-        logs = [h[0] - t[field] for h, t in zip(hyps, terms, strict=True)]
-        top_log = max(logs)
-        w = [math.exp(v - top_log) for v in logs]
+        w = _weights_without(hyps, terms, field)
         want = value_of(bmove)
         same = sum(x for x, h in zip(w, hyps, strict=True) if h[2] is not None and value_of(h[2]) == want)
         return same / sum(w)
@@ -839,16 +837,20 @@ def _chosen_by_score(hyps: Sequence[tuple[float, str | None, Candidate | None]],
     """Whether the ink and the reference, without the score, would choose another word: the
     score picked the word, and a miscount would make it pick the wrong one, unseen (MUEE
     written for 21, worth 20, its M read Y, V or M, the P at 0.008: PUEE, worth 21)."""
-    if word is None:
-        return False
-    logs = [(h[0] - t[1], h[2].word.upper()) for h, t in zip(hyps, terms, strict=True) if h[2] is not None]
-    if not logs:
-        return False
-    top = max(v for v, _ in logs)
     acc: dict[str, float] = {}
-    for v, key in logs:
-        acc[key] = acc.get(key, 0.0) + math.exp(v - top)
-    return max(acc, key=acc.__getitem__) != word.upper()
+    for w, h in zip(_weights_without(hyps, terms, 1), hyps, strict=True):
+        if h[2] is not None:
+            acc[h[2].word.upper()] = acc.get(h[2].word.upper(), 0.0) + w
+    return word is not None and bool(acc) and max(acc, key=acc.__getitem__) != word.upper()
+
+
+def _weights_without(hyps: Sequence[tuple[float, str | None, Candidate | None]],
+                     terms: Sequence[tuple[float, float]], field: int) -> list[float]:
+    """Each hypothesis's weight (unnormalised) without the evidence of one field's ink (0:
+    the reference, 1: the score), which must not vouch for itself."""
+    logs = [h[0] - t[field] for h, t in zip(hyps, terms, strict=True)]
+    top = max(logs)
+    return [math.exp(v - top) for v in logs]
 
 
 def _doubted(cell: CharReading, ours: str, rival: str) -> bool:
