@@ -440,6 +440,28 @@ def test_a_struck_letter_is_confirmed_only_by_a_score_read_surely():
     assert not plain.struck and _struck_unconfirmed(plain, ["score"]) == []
 
 
+def test_a_score_in_doubt_that_is_not_the_moves_sends_the_word_to_the_arbiter():
+    """LOFS in dark, curled pencil, its S lost with the score's 9: LOF, legal at the same
+    place, read surely beside a score read 1. A score in doubt that is not the retained
+    move's leaves the word on its ink alone; a score read surely (the player's miscount),
+    or in doubt but the move's own, does not."""
+    from vision.reader import _flags, _score_disowns_move
+
+    moves = [Candidate("H8", "LOFS", 19), Candidate("H8", "LOF", 18)]
+    sure = {i: {"p": 0.995} for i in range(3)}
+    lost = group_readings(word_cells("LOF", start=8, overrides=sure) + comb("ref", "H8", {
+        0: {"p": 0.995}, 1: {"p": 0.995}}) + comb("score", "1", {0: {"p": 0.7}}))
+    d = decode(lost, moves)
+    assert (d.word.value, d.score.value) == ("LOF", 1) and d.move.score == 18
+    flagged = _flags(d, 0.95)
+    assert "score" in flagged and "word" not in flagged  # the word passes on its ink
+    assert _score_disowns_move(d, flagged) == ["word", "jokers"]
+    assert _score_disowns_move(d, ["table"]) == []  # the score sure: a miscount, written so
+    own = decode(group_readings(word_cells("LOF", start=8, overrides=sure) + comb("ref", "H8")
+                                + comb("score", "18", {0: {"p": 0.7}})), moves)
+    assert own.score.value == 18 and _score_disowns_move(own, ["score"]) == []
+
+
 def test_a_round_glyph_in_a_references_number_is_a_zero():
     """C10 with its 0 read « O » (the recogniser's choice between two identical shapes): the
     grammar wants a digit there, and the O's share is the 0's — never the next digit (C11)."""

@@ -1328,8 +1328,7 @@ def _stroke_on_rule_before(
             return True
         if i == 0:  # a pencil 1 on the outer edge darkens it without widening it (159 read 59)
             usual_dark = float(np.median(_rule_darkness(ink, rules.cols[-1])))
-            margin = DARKER_EDGE
-            darker = (_rule_darkness(ink, rule) >= usual_dark + margin).astype(np.float32)
+            darker = (_rule_darkness(ink, rule) >= usual_dark + DARKER_EDGE).astype(np.float32)
             if darker.size >= run and np.convolve(darker, np.ones(run), "valid").max() >= run:
                 return True
         along = 0  # pieces dropped as the rule's remains: one a digit's length, or on the

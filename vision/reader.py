@@ -203,6 +203,18 @@ def _lossy_capture(fields: Fields, groups) -> list[str]:
             + (["word"] if placeless else []))
 
 
+def _score_disowns_move(decoded: Decoded, flagged: list[str]) -> list[str]:
+    """The word, when the score is in doubt and is not the retained move's: the word then
+    stands on its ink alone, and the ink that lost the score's digit may have lost a letter
+    with it (LOFS in dark, curled pencil, its S lost with the score's 9: LOF, legal at the
+    same place, read at 0.988 beside a score read 1)."""
+    move = decoded.move
+    if ("score" in flagged and "word" not in flagged and decoded.word.value and move is not None
+            and decoded.score.value != move.score):
+        return ["word", "jokers"]
+    return []
+
+
 def _struck_unconfirmed(groups, flagged: list[str]) -> list[str]:
     """The word, when a letter of its row was read as struck and the game could not confirm
     the shorter word: its score is in doubt. A struck letter and a letter
@@ -621,7 +633,8 @@ def _read_page(page, candidates, board, tables, layout, recogniser, photo, thres
             threshold = max(threshold, CONTOUR_THRESHOLD)
         flagged = _flags(decoded, threshold)
         for name in (_doubtful_fields(fields, groups, layout.word_row) + _lossy_capture(fields, groups)
-                     + _struck_unconfirmed(groups, flagged)):
+                     + _struck_unconfirmed(groups, flagged)
+                     + _score_disowns_move(decoded, flagged)):
             if name not in flagged:
                 flagged.append(name)
         if _score_unvouched(fields, flagged) and "score" not in flagged:
