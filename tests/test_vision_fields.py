@@ -539,6 +539,45 @@ def test_a_faint_trace_broken_into_specks_is_one_stroke():
     assert _faint_cells(sub, lines, cells, set(), (0, 0), 50.0) == {(0, 1)}
 
 
+def test_a_hair_thin_trace_as_tall_as_a_digit_makes_its_cell_doubtful():
+    """11 in a fine ballpoint, the first 1 a hair-thin stroke whose middle falls under the
+    trace level: above it only short pieces, the cell looked empty and 1 passed, sure. A
+    thinner trace counts where it is nearly half a cell tall; a short faint mark does not."""
+    import cv2
+
+    from vision.fields import _faint_cells
+
+    rng = np.random.default_rng(1)
+    sub = np.clip(rng.normal(0.03, 0.002, (60, 160)), 0, 1).astype(np.float32)
+    # a 1, one pixel wide, its ink rising and falling every 16 px: over the trace level
+    # (0.015 on this clean paper) in pieces shorter than a third of a cell, far apart
+    ink = 0.056 + 0.01 * np.cos(2 * np.pi * np.arange(60) / 16)
+    sub[14:47, 80] += ink[14:47]
+    cv2.line(sub, (130, 25), (131, 34), 0.12, 1)  # a short mark in the next cell
+    cells = [(0, 0, (5, 5, 55, 55)), (0, 1, (55, 5, 105, 55)), (0, 2, (105, 5, 155, 55))]
+    lines = np.zeros(sub.shape, np.uint8)
+    assert _faint_cells(sub, lines, cells, set(), (0, 0), 50.0) == {(0, 1)}
+
+
+def test_a_sevens_bar_along_most_of_its_cells_top_edge_thickens_the_row_of_boxes():
+    """71 in colour ink, the 7's bar lying on the box's top edge over 28 of the cell's 50
+    pixels: measured against its own cell, that thickness was the edge's usual one and the
+    upright alone read 1, sure (11). Against the whole row of boxes it is a stroke on the
+    edge, and the glyph reaching it may be a 7."""
+    from vision.fields import _thick_edge_above
+
+    mask = np.zeros((80, 200), np.uint8)
+    mask[13:18, 25:175] = 1  # the printed top edge, 5 px
+    mask[13:21, 86:114] = 1  # the bar on it, 8 px
+    ys, xs = np.mgrid[20:60, 97:112]
+    ys, xs = ys.ravel(), xs.ravel()
+    assert not _thick_edge_above(mask, (74, 15, 124), xs, ys, 50.0)
+    assert _thick_edge_above(mask, (74, 15, 124), xs, ys, 50.0, (25, 175))
+    plain = np.zeros_like(mask)
+    plain[13:18, 25:175] = 1
+    assert not _thick_edge_above(plain, (74, 15, 124), xs, ys, 50.0, (25, 175))
+
+
 def test_a_one_merged_into_a_digit_by_a_thick_pen_is_cut_off_as_a_guess():
     """160 in a thick pen: the 1 merged into the 6's side, one blob as wide as it is tall that
     no touching split cuts (its neck a third of its height long), read 6. A 1's

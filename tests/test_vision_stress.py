@@ -72,7 +72,7 @@ def test_a_leading_one_lost_on_the_box_edge_is_never_a_silent_wrong_table():
 
 
 def test_the_silent_errors_of_a_longer_stress_run_are_flagged():
-    """``vision.stress --n 40`` (seeds 28 to 65) found bulletins read wrong and unflagged, each
+    """``vision.stress --n 40`` (seeds 28 to 69) found bulletins read wrong and unflagged, each
     by a rule the capture or the decoder lacked; each is now flagged where it is wrong:
     - 181 in pencil, the 8 across a separator, its left side erased with it: read 131;
     - 15 in violet ink, the 1's long lead-in cut off beyond the dashed separator: 115;
@@ -138,7 +138,10 @@ def test_the_silent_errors_of_a_longer_stress_run_are_flagged():
       touch too: one 5, sure;
     - 179 in Steve Hand's hand, the 1 on a dark box edge, darker by 0.1 only: 79;
     - LOFS in Steve Hand's dark, curled pencil, its S lost with the score's 9: LOF, legal at
-      the same place, at 0.988 beside a score read 1."""
+      the same place, at 0.988 beside a score read 1;
+    - 71 in Gros's hand in colour ink, the 7's bar on the box's top edge over more than half
+      the cell: its upright alone, 11 at 0.98;
+    - 11 in a fine ballpoint, the first 1 a hair-thin trace under the trace level: 1."""
     from dataclasses import replace
 
     from vision.bench import TABLES, _got, _truth, make_cases
@@ -166,7 +169,8 @@ def test_the_silent_errors_of_a_longer_stress_run_are_flagged():
              (61, "crayon_dur", 24, "score"), (61, "un_sur_le_bord", 31, "table"),
              (62, "balance_blancs", 33, "table"), (62, "encre_violette", 16, "table"),
              (63, "hors_cases", 31, "table"), (64, "un_sur_le_bord", 34, "table"),
-             (65, "crayon_sombre_courbe", 34, "word"))
+             (65, "crayon_sombre_courbe", 34, "word"), (68, "encres_couleur", 38, "table"),
+             (69, "bille_fine", 29, "table"))
     for seed, condition, index, wrong in found:
         case = make_cases(40, seed)[index]
         if CONDITIONS[condition].one_on_edge:

@@ -40,6 +40,11 @@ COLOUR_INK = 1.0
 #: a trace this strong (small average over its 15×15 surroundings; lower on clean paper)
 #: and as tall as a letter makes an empty cell doubtful
 FAINT_INK = 0.06
+#: … or this share of that strength, in one trace this share of a cell tall: a hair-thin
+#: stroke of a fine ballpoint, its middle under the level (11 read 1, the first 1 a trace
+#: 0.52 of a cell tall at 0.05, 0.16 at 0.06; empty cells beside it show nothing at 0.03)
+FAINT_THIN = 0.8
+FAINT_TALL = 0.45
 #: specks of a faint trace this share of a cell apart are one stroke
 TRACE_GAP = 0.1
 #: an empty cell of the grid whose mean ink exceeds the other cells' by this much (and by
@@ -223,15 +228,20 @@ def ink_mask(
 
 
 def _thick_edge_above(
-    mask: np.ndarray, top: tuple[int, int, int], xs: np.ndarray, ys: np.ndarray, cell: float
+    mask: np.ndarray, top: tuple[int, int, int], xs: np.ndarray, ys: np.ndarray, cell: float,
+    row: tuple[int, int] | None = None,
 ) -> bool:
     """Whether the glyph reaches its box's top edge where the printed edge is thicker than
-    along the rest of the cell: a stroke (the bar of a 7) merged into the rule."""
+    along the rest of its row of boxes (``row``: their extent; the cell's own edge without
+    it): a stroke (the bar of a 7) merged into the rule. Not the cell's edge alone: a bar
+    lying along more than half of it is its usual thickness there (71 in colour ink, the 7's
+    bar on the edge over 28 of the cell's 50 pixels: 11, sure)."""
     x0, y0, x1 = top
     reach = max(3, int(round(cell * 0.1)))
     if ys.min() > y0 + reach or y0 - reach < 0:
         return False
-    strip = mask[y0 - reach : y0 + reach + 1, max(x0, 0) : x1] > 0
+    a, z = (min(row[0], x0), max(row[1], x1)) if row else (x0, x1)
+    strip = mask[y0 - reach : y0 + reach + 1, max(a, 0) : z] > 0
     if strip.size == 0:
         return False
     # per column, the length of the unbroken ink run through the rule's row: a stroke just
@@ -240,8 +250,11 @@ def _thick_edge_above(
     down = np.cumprod(strip[c:], axis=0).sum(0)
     up = np.cumprod(strip[c::-1], axis=0).sum(0)
     thick = np.where(strip[c], down + up - 1, 0).astype(np.float32)
-    usual = float(np.median(thick))
-    lo, hi = max(int(xs.min()) - max(x0, 0), 0), int(xs.max()) - max(x0, 0) + 1
+    printed = thick[thick > 0]
+    if printed.size == 0:
+        return False
+    usual = float(np.median(printed))
+    lo, hi = max(int(xs.min()) - max(a, 0), 0), int(xs.max()) - max(a, 0) + 1
     above = thick[lo:hi]
     run = int(0.15 * cell)
     if above.size < run or run < 1:
@@ -297,8 +310,11 @@ def _faint_cells(
     near = cv2.dilate(lines, np.ones((5, 5), np.uint8)) > 0
     level = smooth[::2, ::2][~near[::2, ::2]]
     spread = _robust(level)[1] if level.size else 0.0
-    trace = (smooth > min(FAINT_INK, max(0.015, 4.5 * spread))).astype(np.uint8)
+    strength = min(FAINT_INK, max(0.015, 4.5 * spread))
+    trace = (smooth > strength).astype(np.uint8)
     trace[near] = 0
+    thin = (smooth > FAINT_THIN * strength).astype(np.uint8)
+    thin[near] = 0
     m = max(2, int(cell * 0.12))
     k = max(3, int(round(TRACE_GAP * cell)) | 1)
     close = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
@@ -316,15 +332,17 @@ def _faint_cells(
     for r, c, (bx0, by0, bx1, by1) in cells:
         if (r, c) in written:
             continue
-        inner = trace[_inner((bx0, by0, bx1, by1), origin, m)]
-        if inner.size == 0 or inner.sum() < 0.01 * (bx1 - bx0) * (by1 - by0):
-            continue
-        # a grainy pencil stroke on noisy paper leaves a trail of specks: closed up, they are
-        # one trace as tall as the letter (the 5 of 25 lost in dark pencil, beside its 2)
-        joined = cv2.morphologyEx(inner, cv2.MORPH_CLOSE, close)
-        n, _, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
-        if n > 1 and stats[1:, cv2.CC_STAT_HEIGHT].max() >= 0.3 * cell:
-            found.add((r, c))
+        for marks, tall in ((trace, 0.3), (thin, FAINT_TALL)):
+            inner = marks[_inner((bx0, by0, bx1, by1), origin, m)]
+            if inner.size == 0 or inner.sum() < 0.01 * (bx1 - bx0) * (by1 - by0):
+                continue
+            # a grainy pencil stroke on noisy paper leaves a trail of specks: closed up, they
+            # are one trace as tall as the letter (the 5 of 25 lost in dark pencil, beside its 2)
+            joined = cv2.morphologyEx(inner, cv2.MORPH_CLOSE, close)
+            n, _, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
+            if n > 1 and stats[1:, cv2.CC_STAT_HEIGHT].max() >= tall * cell:
+                found.add((r, c))
+                break
     if not written and len(cells) >= 12:
         found |= _pale_word(smooth, near, spread, cells, origin, m)
         if word_row is not None and not found:
@@ -850,6 +868,10 @@ def _glyphs(
     it); a cell with some ink but too little for a character is added to ``doubtful``.
     ``offset``: where the field's region lies in the whole ink map (the glyphs' origins)."""
     out: dict[tuple[int, int], Glyph] = {}
+    rows: dict[int, tuple[int, int]] = {}  # each row of boxes' extent: its whole top edge
+    for (r, _), b in boxes.items():
+        a, z = rows.get(r, (b[0], b[2]))
+        rows[r] = (min(a, b[0]), max(z, b[2]))
     for rc, entries in pieces.items():
         box = boxes.get(rc) or boxes[sorted(boxes)[-1]]
         bx0, by0, bx1, by1 = box
@@ -890,7 +912,7 @@ def _glyphs(
         # the edge over the glyph's own columns: written freely, a digit may lie in the box
         # before the cell the comb gives it
         span = (min(bx0, int(xs_.min())), by0, max(bx1, int(xs_.max()) + 1))
-        touches = _thick_edge_above(raw, span, xs_, ys_, cell)
+        touches = _thick_edge_above(raw, span, xs_, ys_, cell, rows.get(rc[0]))
         out[rc] = Glyph(field, rc[0], rc[1], crop, window, ink_area / area, cell, touches,
                         (int(xs_.min()) + offset[0], int(ys_.min()) + offset[1]))
     return out
