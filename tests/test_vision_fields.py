@@ -664,19 +664,22 @@ def test_camera_shake_is_told_from_blur_by_its_direction():
 
 def test_a_digit_well_across_a_separator_is_doubtful():
     """An 8 written over the separator of its box loses the side that ran along the rule and
-    reads 3 (181 → 131): a digit of the table box with a quarter of its width or more on each
-    side of a separator makes its box doubtful; one that only touches a separator does not,
-    nor a score written freely (the game checks it)."""
+    reads 3 (181 → 131; 183 → 133 with only its top tick, a fifth of its width, left of the
+    line): a digit of the table box with 0.15 of its width or more on each side of a
+    separator makes its box doubtful; one that only touches a separator does not, nor a
+    score written freely (the game checks it)."""
     from vision.fields import _across_separators
 
     layout = Layout.load()
     size = (1748, 1240)  # the A6 page, landscape, at 300 dpi
     boxes = [to_px(b, size) for b in layout.comb_cells("table")]
     sep = boxes[1][0]
-    inside = {"table": {0: _digit(0, boxes[0][0] + 8, 20, 40), 1: _digit(1, sep - 4, 26, 40)}}
+    inside = {"table": {0: _digit(0, boxes[0][0] + 8, 20, 40), 1: _digit(1, sep - 3, 26, 40)}}
     assert _across_separators(inside, layout, size) == set()
     across = {"table": {0: _digit(0, sep - 14, 30, 40)}}
     assert _across_separators(across, layout, size) == {"table:0"}
+    tick = {"table": {1: _digit(1, sep - 6, 30, 47)}}  # the 8's right half and its top tick
+    assert _across_separators(tick, layout, size) == {"table:1"}
     score_sep = to_px(layout.comb_cells("score")[1], size)[0]
     assert _across_separators({"score": {0: _digit(0, score_sep - 14, 30, 40)}}, layout, size) == set()
 
