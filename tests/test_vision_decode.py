@@ -462,6 +462,29 @@ def test_a_score_in_doubt_that_is_not_the_moves_sends_the_word_to_the_arbiter():
     assert own.score.value == 18 and _score_disowns_move(own, ["score"]) == []
 
 
+def test_a_reference_or_score_one_character_short_of_the_moves_is_flagged():
+    """SE at O12 for 16, written off the boxes in a hand whose 1s are hair-thin: O2 and 6.
+    SE is worth 6 at 13J, so the score read surely fits a legal move and passed. A reference
+    or score that is a legal one less one character lost it to the capture; a reference one
+    character short of another place of the word sends the score to the arbiter as well."""
+    from vision.decode import DISAGREE, _one_character_short
+
+    assert _one_character_short(6, 16) and _one_character_short("O2", "O12")
+    assert _one_character_short(14, 142) and not _one_character_short(61, 16)
+    assert not _one_character_short(16, 16) and not _one_character_short(None, 16)
+    moves = [Candidate("O12", "SE", 16), Candidate("13J", "SE", 6), Candidate("G12", "SE", 12)]
+    sure = {0: {"p": 0.995}, 1: {"p": 0.995}}
+    lost = group_readings(word_cells("SE", start=14, overrides=sure) + comb("ref", "O2", sure)
+                          + comb("score", "6", {0: {"p": 0.995}}))
+    d = decode(lost, moves)
+    assert d.word.value == "SE" and d.score.value == 6 and d.ref.value == "O2"
+    assert d.score.confidence <= DISAGREE and d.ref.confidence <= DISAGREE
+    whole = group_readings(word_cells("SE", start=14, overrides=sure) + comb("ref", "13J", {
+        0: {"p": 0.995}, 1: {"p": 0.995}, 2: {"p": 0.995}}) + comb("score", "6", {0: {"p": 0.995}}))
+    d = decode(whole, moves)
+    assert d.ref.value == "13J" and d.score.value == 6 and d.score.confidence > 0.95
+
+
 def test_a_round_glyph_in_a_references_number_is_a_zero():
     """C10 with its 0 read « O » (the recogniser's choice between two identical shapes): the
     grammar wants a digit there, and the O's share is the 0's — never the next digit (C11)."""
