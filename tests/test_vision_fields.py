@@ -578,6 +578,36 @@ def test_a_sevens_bar_along_most_of_its_cells_top_edge_thickens_the_row_of_boxes
     assert not _thick_edge_above(plain, (74, 15, 124), xs, ys, 50.0, (25, 175))
 
 
+def test_two_tall_strokes_side_by_side_in_a_lone_table_are_two_digits():
+    """88 off the boxes, the second 8 pale and slanted beside the first in one cell: a glyph
+    only 1.16 times the writer's width, read 8 at 0.99. Two strokes apart, each over half its
+    height, side by side, make the lone table doubtful; a 4 whose upright stops short of its
+    bar, over the L's columns, or a 5 whose flag stands above its body, do not."""
+    import cv2
+
+    from vision.fields import _side_by_side
+
+    eights = np.zeros((34, 29), np.float32)
+    cv2.ellipse(eights, (7, 9), (5, 8), 0, 0, 360, 1.0, 2)
+    cv2.ellipse(eights, (7, 25), (6, 8), 0, 0, 360, 1.0, 2)
+    cv2.ellipse(eights, (23, 15), (4, 4), 0, 0, 360, 0.5, 1)  # the pale 8, lower and smaller
+    cv2.ellipse(eights, (23, 24), (5, 5), 0, 0, 360, 0.5, 1)
+    cv2.line(eights, (23, 11), (23, 29), 0.5, 1)
+    assert _side_by_side(eights)
+    four = np.zeros((34, 24), np.float32)
+    cv2.line(four, (3, 2), (3, 20), 1.0, 2)
+    cv2.line(four, (3, 20), (21, 20), 1.0, 2)
+    cv2.line(four, (16, 2), (16, 16), 1.0, 2)  # the upright stops short of the bar: apart,
+    cv2.line(four, (16, 24), (16, 32), 1.0, 2)  # but over the L's columns
+    assert cv2.connectedComponents((four > 0).astype(np.uint8))[0] == 4
+    assert not _side_by_side(four)
+    five = np.zeros((34, 22), np.float32)
+    cv2.line(five, (6, 2), (20, 2), 1.0, 2)  # the flag, apart and short
+    cv2.line(five, (5, 6), (4, 16), 1.0, 2)
+    cv2.ellipse(five, (10, 24), (8, 8), 0, -120, 150, 1.0, 2)
+    assert not _side_by_side(five)
+
+
 def test_a_one_merged_into_a_digit_by_a_thick_pen_is_cut_off_as_a_guess():
     """160 in a thick pen: the 1 merged into the 6's side, one blob as wide as it is tall that
     no touching split cuts (its neck a third of its height long), read 6. A 1's

@@ -16,7 +16,7 @@ import json
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from itertools import groupby
+from itertools import groupby, pairwise
 from typing import NamedTuple
 
 import cv2
@@ -1454,7 +1454,30 @@ def _lone_wide_table(combs: dict[str, dict[int, Glyph]]) -> set[str]:
               for g in comb.values() if g.image.shape[1] >= ONE_WIDTH * g.image.shape[0]]
     if len(others) >= 2 and glyph.image.shape[1] >= WIDE_PAIR * float(np.median(others)):
         return {f"table:{c}"}
+    if _side_by_side(glyph.image):
+        return {f"table:{c}"}
     return set()
+
+
+#: two strokes of one glyph, apart, each at least this share of its height, side by side
+#: (their columns overlapping by less than ``SIDE_OVERLAP`` of the narrower), are two digits
+SIDE_TALL = 0.5
+SIDE_OVERLAP = 0.25
+
+
+def _side_by_side(image: np.ndarray) -> bool:
+    """Whether a glyph is two tall strokes that neither touch nor stand over each other: two
+    digits in one cell, the second too narrow or too pale to widen the glyph much (88 off the
+    boxes, the second 8 pale and slanted: one glyph 1.16 times the writer's width, read 8 at
+    0.988). A digit's strokes cross or stand one above the other (a 4's, a 5's flag)."""
+    n, _, stats, _ = cv2.connectedComponentsWithStats((image > 0).astype(np.uint8), connectivity=8)
+    h = image.shape[0]
+    tall = sorted((int(stats[i, 0]), int(stats[i, 0] + stats[i, 2])) for i in range(1, n)
+                  if stats[i, 3] >= SIDE_TALL * h)
+    for (a0, a1), (b0, b1) in pairwise(tall):
+        if min(a1, b1) - max(a0, b0) < SIDE_OVERLAP * min(a1 - a0, b1 - b0):
+            return True
+    return False
 
 
 def _across_separators(combs: dict[str, dict[int, Glyph]], layout: Layout, size) -> set[str]:
