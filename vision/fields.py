@@ -1443,9 +1443,10 @@ def _short_characters(combs: dict[str, dict[int, Glyph]]) -> set[str]:
 def _lone_wide_table(combs: dict[str, dict[int, Glyph]]) -> set[str]:
     """The table's cell when the table is read as a single character much wider than the
     writer's others (``WIDE_PAIR``, 1s aside): two digits written touching in one cell, with
-    no gap to cut them at, read as one (91 read 9, 55 read 5, sure at 0.99). A table of one
-    digit is written as narrow as the writer's other digits; only the table is concerned,
-    since the game checks the reference and the score."""
+    no gap to cut them at, read as one (91 read 9, 55 read 5, sure at 0.99); or made of two
+    tall strokes side by side (``_side_by_side``), however narrow. A table of one digit is
+    written as narrow as the writer's other digits; only the table is concerned, since the
+    game checks the reference and the score."""
     table = combs.get("table", {})
     if len(table) != 1:
         return set()
