@@ -9,6 +9,9 @@ export PYGAME_HIDE_SUPPORT_PROMPT := 1
 LONG_CRASH_POINTS ?= 50
 LONG_FAULT_POINTS ?= 12
 LONG_STATIONS_COUPS ?= 12
+# make test spreads the test files over this many processes (one per core, at most 4: each
+# worker may start its own PostgreSQL and chromium); TEST_WORKERS=0 runs them in one process.
+TEST_WORKERS ?= $(shell n=$$(nproc 2>/dev/null || echo 1); [ $$n -gt 4 ] && n=4; echo $$n)
 
 .PHONY: bootstrap demo kiosk test test-long bench lint lock lock-upgrade clean train-deps
 
@@ -29,8 +32,9 @@ demo: bootstrap
 kiosk: bootstrap
 	@$(VENV)/bin/kiosk $(ARGS)
 
+# --dist loadfile: a file's tests stay together and in order (some share a module's game).
 test: bootstrap
-	SDL_VIDEODRIVER=dummy $(PY) -m pytest
+	SDL_VIDEODRIVER=dummy $(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile
 
 # The long repetitions of the tests marked « long » (the kill -9 loop: 50 kill points).
 test-long: bootstrap
