@@ -559,6 +559,24 @@ def test_a_hair_thin_trace_as_tall_as_a_digit_makes_its_cell_doubtful():
     assert _faint_cells(sub, lines, cells, set(), (0, 0), 50.0) == {(0, 1)}
 
 
+def test_a_digit_dissolved_in_paper_grain_makes_its_cell_doubtful():
+    """102 in dark pencil on curled paper: the 1 and the 0 left only scattered specks, none
+    joined into a trace as tall as a digit, and 2 alone passed at 0.99. Specks that bright
+    stand out of the paper's noise where an empty cell of the same photo has none."""
+    from vision.fields import _faint_cells
+
+    rng = np.random.default_rng(3)
+    sub = np.clip(rng.normal(0.04, 0.02, (60, 160)), 0, 1).astype(np.float32)
+    # a 1 in the first cell, as specks: every fourth pixel of its upright, a little darker
+    sub[14:47:4, 29:32] += 0.09
+    cells = [(0, 0, (5, 5, 55, 55)), (0, 1, (55, 5, 105, 55)), (0, 2, (105, 5, 155, 55))]
+    lines = np.zeros(sub.shape, np.uint8)
+    # the third cell holds the 2 that was cut; the middle one is blank paper
+    assert _faint_cells(sub, lines, cells, {(0, 2)}, (0, 0), 50.0, 0.02) == {(0, 0)}
+    clean = np.clip(rng.normal(0.04, 0.02, (60, 160)), 0, 1).astype(np.float32)
+    assert _faint_cells(clean, lines, cells, {(0, 2)}, (0, 0), 50.0, 0.02) == set()
+
+
 def test_a_sevens_bar_along_most_of_its_cells_top_edge_thickens_the_row_of_boxes():
     """71 in colour ink, the 7's bar lying on the box's top edge over 28 of the cell's 50
     pixels: measured against its own cell, that thickness was the edge's usual one and the
