@@ -394,7 +394,8 @@ def test_a_flat_stroke_just_above_the_box_makes_the_digit_under_it_reach_the_edg
     """171 with the 7's bar written over the box's top edge: the bar is left outside the box
     and the upright alone reads 1 (111, sure). A flat pen stroke just above the edge, over
     a glyph reaching the edge, marks that glyph ``touches_top`` (the reader then gives the
-    1 its share of 7); a stroke far above, beside, or a glyph well below the edge, do not."""
+    1 its share of 7); a stroke far above, beside, or a glyph well below the edge, do not.
+    A bar in the rule's band counts as over the edge where it ends above the edge's line."""
     from vision.fields import Glyph, _bar_above
 
     cell = 50.0
@@ -421,6 +422,8 @@ def test_a_flat_stroke_just_above_the_box_makes_the_digit_under_it_reach_the_edg
     # where it touches the glyph's top, not a few pixels above it
     assert touching([49, 16, 23, 4, 50], remains=True) == [True, False]
     assert touching([49, 12, 23, 4, 50], remains=True) == [False, False]
+    # a bar in the rule's band but ending above the edge is no remains of it (178 read 118)
+    assert touching([49, 8, 23, 3, 40], remains=True) == [True, False]
 
 
 def test_the_lean_of_a_glyph_tells_a_lying_bar_from_a_slanted_one():

@@ -1115,7 +1115,9 @@ def _bar_above(
     of the field, lies just above the box's top edge over the glyph's top: the bar of a 7
     written across the edge, left outside the box while its upright alone reads 1. A flat
     piece taken for the edge's remains counts where it touches the glyph's top: the bar
-    written just under the edge (175 read 115)."""
+    written just under the edge (175 read 115); where it ends above the edge's line it is no
+    remains of it, and counts as a bar over the edge (178 read 118, the bar lying along the
+    top of the edge, all of it in the rule's band)."""
     bars = [
         (int(x), int(y + h), int(w), bool(on_rule[lab] > 0.8 * area))
         for lab, (x, y, w, h, area) in enumerate(stats[:, :5])
@@ -1135,9 +1137,9 @@ def _bar_above(
             continue
         for bx, bottom, bw, remains in bars:
             over = min(bx + bw, gx1) - max(bx, gx0)
-            if remains:
+            if remains and bottom >= top:  # inside the box, under the edge: the 175 case
                 near = abs(gy0 - bottom) <= BAR_TOUCH
-            else:
+            else:  # over the edge (a remains piece ending above it is a stroke, not the edge)
                 near = top - BAR_ABOVE * cell <= bottom <= top + BAR_REACH * cell
             if near and over >= 0.5 * min(bw, gx1 - gx0):
                 found[rc] = replace(g, touches_top=True)
