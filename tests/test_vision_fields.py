@@ -757,6 +757,10 @@ def test_a_number_centred_in_its_cells_says_where_it_starts():
     assert _first_centred_cell(first, cells, 0) == 0
     free = {(0, 1): _digit(1, 40, 12, 30), (0, 2): _digit(2, 92, 16, 30)}  # hugging the rule
     assert _first_centred_cell(free, cells, 0) is None
+    # more characters than cells (numbered in order past the comb): written freely, and no
+    # error (an IndexError made a whole photo unreadable, seed 87)
+    four = {(0, k): _digit(k, 12 + 40 * k, 16, 30) for k in range(4)}  # the first three centred
+    assert _first_centred_cell(four, cells, 0) is None
 
 
 def test_a_coloured_stroke_on_the_box_edge_before_the_first_digit_is_seen():

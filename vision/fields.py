@@ -1301,8 +1301,8 @@ def _first_centred_cell(out: dict, comb: list[Box4], x0: int) -> int | None:
     if not comb or not out:
         return None
     cols = sorted(c for _, c in out)
-    if cols != list(range(cols[0], cols[0] + len(cols))):
-        return None
+    if cols != list(range(cols[0], cols[0] + len(cols))) or cols[-1] >= len(comb):
+        return None  # gaps, or more characters than cells: not one digit per cell
     for (_, c), glyph in out.items():
         left, _, right, _ = comb[c]
         width = right - left
