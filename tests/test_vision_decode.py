@@ -317,6 +317,21 @@ def test_a_word_placed_by_a_doubtful_raccord_alone_flags_the_missing_reference()
     assert stray.ref.value is None and {"raccord", "ref"} <= set(flagged)
 
 
+def test_an_unread_word_sends_its_raccord_to_the_arbiter_too():
+    """PISE in pencil lost whole, its raccord D with it: the word was flagged, the empty
+    raccord passed as read. Raccord letters are written beside the word, in the same ink: a
+    word unread leaves them unchecked too, in a reading as in a bulletin read as ink only."""
+    from vision.reader import FLAG_THRESHOLD, _flags, _unread
+
+    d = decode(group_readings(comb("ref", "H4") + comb("score", "70")), MOVES)
+    assert d.word.value is None and not d.raccord
+    assert {"word", "raccord"} <= set(_flags(d, FLAG_THRESHOLD))
+    assert "raccord" in _unread(None, None, 0.0).flagged
+    read = decode(group_readings(word_cells("MAISONS") + comb("ref", "H4") + comb("score", "70")),
+                  MOVES)
+    assert read.word.value == "MAISONS" and "raccord" not in _flags(read, FLAG_THRESHOLD)
+
+
 def test_a_reading_no_legal_move_explains_leaves_its_raccord_unchecked():
     """No legal move: the raccord cannot be checked against the grid (a letter may have been
     missed as well as misread): flagged with the word, even when none was read."""

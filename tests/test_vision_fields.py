@@ -580,6 +580,36 @@ def test_a_digit_dissolved_in_paper_grain_makes_its_cell_doubtful():
     assert _faint_cells(clean, lines, cells, {(0, 2)}, (0, 0), 50.0, 0.02) == set()
 
 
+def test_a_scores_pale_loop_is_sought_beyond_its_cut_strokes():
+    """26 in a light hand, the 6's loop's left side uncut: what was cut read 5, and 25, the
+    move's score, was made sure by the game. The cut strokes' own box holds only half the
+    loop; a score's pale ink is sought around them, joined to them, so the 6 is read again
+    whole. The table keeps its tighter search (its own doubts are many)."""
+    import cv2
+
+    from vision.fields import _pale_loops
+
+    sub = np.zeros((70, 70), np.float32)
+    cv2.ellipse(sub, (34, 46), (11, 11), 0, -90, 90, 0.5, 3)  # the loop's right half, cut
+    cv2.line(sub, (34, 35), (44, 8), 0.5, 3)  # the stem
+    cv2.ellipse(sub, (34, 46), (11, 11), 0, 90, 270, 0.2, 3)  # its left half, pale
+    labels = ((sub > 0.3) * 1).astype(np.int32)
+    away = np.ones(sub.shape, bool)
+    pieces = {(0, 0): [(1, None)]}
+    assert _pale_loops({(0, 0): None}, sub, away, labels, pieces) == {}
+    seen = _pale_loops({(0, 0): None}, sub, away, labels, pieces, wide=True)
+    assert list(seen) == [(0, 0)]
+    # a 5 (no pale half), beside a neighbour's pale ring within the search: not its loop
+    five = np.zeros_like(sub)
+    five[sub == np.float32(0.5)] = 0.5
+    cv2.circle(five, (52, 22), 6, 0.2, 2)
+    assert _pale_loops({(0, 0): None}, five, away, labels, pieces, wide=True) == {}
+    six = sub.copy()
+    cv2.circle(six, (52, 22), 6, 0.2, 2)
+    seen = _pale_loops({(0, 0): None}, six, away, labels, pieces, wide=True)[(0, 0)]
+    assert np.isclose(seen, 0.2).sum() == np.isclose(sub, 0.2).sum()  # the 6's pale ink only
+
+
 def test_a_sevens_bar_along_most_of_its_cells_top_edge_thickens_the_row_of_boxes():
     """71 in colour ink, the 7's bar lying on the box's top edge over 28 of the cell's 50
     pixels: measured against its own cell, that thickness was the edge's usual one and the

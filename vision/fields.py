@@ -965,7 +965,7 @@ class _Cut(NamedTuple):
     hidden: bool  # the table, where a leading digit may hide unread
     joined: dict[tuple[int, int], Glyph] | None  # the table, a close short piece joined
     pale_beside: set[tuple[int, int]]  # table cells with ink too pale to cut beside the digit
-    pale_loops: dict[tuple[int, int], np.ndarray]  # table digits whose pale ink closes a loop
+    pale_loops: dict[tuple[int, int], np.ndarray]  # table, score digits whose pale ink closes a loop
     apart: bool = False  # the alternative parts strokes that do not touch, no stroke cut
 
 
@@ -1083,7 +1083,9 @@ def _cut(
     if combed:
         out = _bar_above(out, boxes, stats, set(comb_labs), on_rule, cell, min_area, (x0, y0))
     pale = _pale_beside(out, boxes, sub, clean, away, labels, pieces, cell) if field == "table" else set()
-    loops = _pale_loops(out, sub, away, labels, pieces) if field == "table" else {}
+    loops = {}
+    if field in ("table", "score"):
+        loops = _pale_loops(out, sub, away, labels, pieces, wide=field == "score")
     # the table is decoded with a possibly lost leading digit; the score is flagged for one
     # where the game cannot vouch for it (the others have the game)
     start = _first_centred_cell(out, comb, x0) if field in ("table", "score") else None
@@ -1229,6 +1231,12 @@ def _pale_beside(
 PALE_LOOP = (0.4, 0.3, 0.5)
 #: … and a hole in it this share of the digit's height across (squared: an area) is a loop
 LOOP_SIZE = 0.2
+#: … in a score's pale ink, sought this share of the digit's height around its cut strokes,
+#: a hole this share across: the pale side of a loop may lie outside the cut strokes, round
+#: a small hole (26's 6 in a light hand, its loop's left side uncut: 5, the move's score,
+#: made sure by the game at 0.9997)
+LOOP_PAD = 0.25
+PALE_LOOP_SIZE = 0.15
 
 
 def _loops(mask: np.ndarray, least: float) -> int:
@@ -1243,27 +1251,43 @@ def _loops(mask: np.ndarray, least: float) -> int:
 
 def _pale_loops(
     out: dict, sub: np.ndarray, away: np.ndarray, labels: np.ndarray, pieces: dict,
+    wide: bool = False,
 ) -> dict[tuple[int, int], np.ndarray]:
-    """Table digits which, with the pale ink around their strokes, enclose more loops than
-    their cut strokes do, as that ink (a crop like a glyph's image): a stroke of hard pencil
-    broken below the thresholds left a loop open (the 6 of 163 cut as a 5, read 5 at 0.98:
-    153). The reader reads them again so."""
+    """Table and score digits which, with the pale ink around their strokes, enclose more
+    loops than their cut strokes do, as that ink (a crop like a glyph's image): a stroke of
+    hard pencil broken below the thresholds left a loop open (the 6 of 163 cut as a 5, read
+    5 at 0.98: 153). The reader reads them again so. The score too, ``wide``: around its
+    cut strokes and round a smaller hole, since where the digit left reads as the move's
+    score the game makes it sure (26 read 25); the table, which no game vouches for, has
+    its own doubts, and these two more flags on 300 bench photos were not worth it."""
     found = {}
     for rc in out:
         mine = np.isin(labels, [lab for lab, _ in pieces.get(rc, [])])
         ys, xs = np.nonzero(mine)
         if len(ys) == 0:
             continue
-        y0, y1, x0, x1 = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
+        height = ys.max() + 1 - ys.min()
+        pad = int(LOOP_PAD * height) if wide else 0
+        y0, y1 = max(ys.min() - pad, 0), min(ys.max() + 1 + pad, sub.shape[0])
+        x0, x1 = max(xs.min() - pad, 0), min(xs.max() + 1 + pad, sub.shape[1])
         cut = mine[y0:y1, x0:x1]
-        least = (LOOP_SIZE * (y1 - y0)) ** 2
+        least = ((PALE_LOOP_SIZE if wide else LOOP_SIZE) * height) ** 2
         loops = _loops(cut, least)
         for level in PALE_LOOP:
             pale = (sub[y0:y1, x0:x1] > level * float(np.median(sub[mine]))) & away[y0:y1, x0:x1]
-            if _loops(pale | cut, least) > loops:
-                found[rc] = np.where(pale | cut, sub[y0:y1, x0:x1], 0).astype(np.float32)
+            whole = _touching(pale | cut, cut) if wide else pale | cut
+            if _loops(whole, least) > loops:
+                found[rc] = np.where(whole, sub[y0:y1, x0:x1], 0).astype(np.float32)
                 break
     return found
+
+
+def _touching(mask: np.ndarray, seed: np.ndarray) -> np.ndarray:
+    """The parts of ``mask`` connected to ``seed``: a digit's own pale ink, not its
+    neighbours'."""
+    _, lab = cv2.connectedComponents(mask.astype(np.uint8), connectivity=8)
+    keep = np.unique(lab[seed & mask])
+    return np.isin(lab, keep[keep > 0])
 
 
 #: a table digit's dark core: its ink above these shares of its median stroke level, tried

@@ -395,7 +395,7 @@ def _unread(photo: str | None, fields: Fields, start: float) -> BulletinReading:
     """Ink in the fields but nothing read from it (very pale pencil, only struck-out
     letters): the arbiter reads it — it is never taken for a blank bulletin."""
     reading = _failure(A_VERIFIER, photo, UNREAD, start)
-    reading.flagged = ["table", "word", "ref", "score"]
+    reading.flagged = ["table", "word", "ref", "score", "raccord"]
     return reading
 
 
@@ -424,6 +424,10 @@ def _flags(d: Decoded, threshold: float) -> list[str]:
             flagged.append(name)
     if d.word.value and (d.jokers_confidence < threshold or "word" in flagged):
         flagged.append("jokers")
+    if d.word.value is None and not d.raccord:
+        # the word unread, its raccord letters (written beside it, as pale) may be too: the
+        # arbiter reads both (PISE lost in pencil, its raccord D with it)
+        flagged.append("raccord")
     if d.raccord and d.raccord_confidence < threshold:
         flagged.append("raccord")  # a raccord letter not on the grid, or not surely read
     if d.constrained and not d.legal and d.word.value:
