@@ -458,8 +458,9 @@ def test_a_struck_letter_is_confirmed_only_by_a_score_read_surely():
 def test_a_score_in_doubt_that_is_not_the_moves_sends_the_word_to_the_arbiter():
     """LOFS in dark, curled pencil, its S lost with the score's 9: LOF, legal at the same
     place, read surely beside a score read 1. A score in doubt that is not the retained
-    move's leaves the word on its ink alone; a score read surely (the player's miscount),
-    or in doubt but the move's own, does not."""
+    move's leaves the word on its ink alone, and so does one in doubt beside a reference in
+    doubt; a score read surely (the player's miscount), or in doubt but the move's own
+    beside a sure reference, does not."""
     from vision.reader import _flags, _score_disowns_move
 
     moves = [Candidate("H8", "LOFS", 19), Candidate("H8", "LOF", 18)]
@@ -475,6 +476,10 @@ def test_a_score_in_doubt_that_is_not_the_moves_sends_the_word_to_the_arbiter():
     own = decode(group_readings(word_cells("LOF", start=8, overrides=sure) + comb("ref", "H8")
                                 + comb("score", "18", {0: {"p": 0.7}})), moves)
     assert own.score.value == 18 and _score_disowns_move(own, ["score"]) == []
+    # AHI read HI, worth 8 at G11, beside a score read 8 and a reference read C, both in
+    # doubt: the move's own score, but no sure reference places the word
+    assert _score_disowns_move(own, ["score", "ref"]) == ["word", "jokers"]
+    assert _score_disowns_move(own, ["ref"]) == []  # the score sure and the move's
 
 
 def test_a_reference_or_score_one_character_short_of_the_moves_is_flagged():

@@ -204,13 +204,15 @@ def _lossy_capture(fields: Fields, groups) -> list[str]:
 
 
 def _score_disowns_move(decoded: Decoded, flagged: list[str]) -> list[str]:
-    """The word, when the score is in doubt and is not the retained move's: the word then
-    stands on its ink alone, and the ink that lost the score's digit may have lost a letter
-    with it (LOFS in dark, curled pencil, its S lost with the score's 9: LOF, legal at the
-    same place, read at 0.988 beside a score read 1)."""
+    """The word, when the score is in doubt and is not the retained move's, or the reference
+    is in doubt as well: nothing read surely vouches for the move, the word stands on its
+    ink alone, and the ink that lost a digit may have lost a letter with it (LOFS in dark,
+    curled pencil, its S lost with the score's 9: LOF, legal at the same place, read at
+    0.988 beside a score read 1; AHI at 10I for 28, its A lost with the table, the reference
+    and the score's 2: HI at 0.988, worth 8 at G11, beside a reference read C)."""
     move = decoded.move
     if ("score" in flagged and "word" not in flagged and decoded.word.value and move is not None
-            and decoded.score.value != move.score):
+            and (decoded.score.value != move.score or "ref" in flagged)):
         return ["word", "jokers"]
     return []
 
