@@ -1258,8 +1258,8 @@ def _pale_loops(
     hard pencil broken below the thresholds left a loop open (the 6 of 163 cut as a 5, read
     5 at 0.98: 153). The reader reads them again so. The score too, ``wide``: around its
     cut strokes and round a smaller hole, since where the digit left reads as the move's
-    score the game makes it sure (26 read 25); the table, which no game vouches for, has
-    its own doubts, and these two more flags on 300 bench photos were not worth it."""
+    score the game makes it sure (26 read 25). The table keeps the tight search: widened
+    there, it flagged two more tables read right out of 300 bench photos."""
     found = {}
     for rc in out:
         mine = np.isin(labels, [lab for lab, _ in pieces.get(rc, [])])
