@@ -327,6 +327,8 @@ def test_an_unread_word_sends_its_raccord_to_the_arbiter_too():
     assert d.word.value is None and not d.raccord
     assert {"word", "raccord"} <= set(_flags(d, FLAG_THRESHOLD))
     assert "raccord" in _unread(None, None, 0.0).flagged
+    nothing = _flags(decode(group_readings(comb("score", "70")), MOVES), FLAG_THRESHOLD)
+    assert nothing.count("raccord") == 1  # the reference unread flags it already: once
     read = decode(group_readings(word_cells("MAISONS") + comb("ref", "H4") + comb("score", "70")),
                   MOVES)
     assert read.word.value == "MAISONS" and "raccord" not in _flags(read, FLAG_THRESHOLD)

@@ -426,7 +426,7 @@ def _flags(d: Decoded, threshold: float) -> list[str]:
             flagged.append(name)
     if d.word.value and (d.jokers_confidence < threshold or "word" in flagged):
         flagged.append("jokers")
-    if d.word.value is None and not d.raccord:
+    if d.word.value is None and not d.raccord and "raccord" not in flagged:
         # the word unread, its raccord letters (written beside it, as pale) may be too: the
         # arbiter reads both (PISE lost in pencil, its raccord D with it)
         flagged.append("raccord")
