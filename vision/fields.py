@@ -349,9 +349,9 @@ def _faint_cells(
             if n > 1 and stats[1:, cv2.CC_STAT_HEIGHT].max() >= tall * cell:
                 found.add((r, c))
                 break
-    if len(cells) < 12:
+    if len(cells) < 12:  # a number's comb
         found |= _grainy_cells(smooth, near, spread, cells, written, origin, m)
-    if not written and len(cells) >= 12:
+    elif not written:
         found |= _pale_word(smooth, near, spread, cells, origin, m)
         if word_row is not None and not found:
             found |= _pale_row(sub, near, cells, origin, m, word_row)
@@ -362,7 +362,7 @@ def _grainy_cells(
     smooth: np.ndarray,
     near: np.ndarray,
     spread: float,
-    cells: list[tuple[int, int, tuple[int, int, int, int]]],
+    cells: list[tuple[int, int, Box4]],
     written: set[tuple[int, int]],
     origin: tuple[int, int],
     m: int,
