@@ -2,6 +2,7 @@
 
 import cv2
 import numpy as np
+import pytest
 
 from vision.fields import cut_fields
 from vision.glyphs import STYLES
@@ -17,6 +18,8 @@ from vision.synth import (
     render_bulletin,
     write_bulletin,
 )
+
+pytestmark = pytest.mark.long_file(17)  # seconds on 2 cores: scheduled early (conftest)
 
 
 def test_written_cells_are_found():
@@ -627,6 +630,42 @@ def test_a_sevens_bar_along_most_of_its_cells_top_edge_thickens_the_row_of_boxes
     plain = np.zeros_like(mask)
     plain[13:18, 25:175] = 1
     assert not _thick_edge_above(plain, (74, 15, 124), xs, ys, 50.0, (25, 175))
+
+
+def test_a_loop_drawn_across_the_top_edge_is_given_back_to_the_glyph_it_was_erased_from():
+    """A 9 whose loop's top is drawn across the box's top edge: erasing the rule took that
+    part of the loop with the rule's width, the glyph's top is left 9 pixels under the edge
+    and the rest reads 4. The edge, thicker over the glyph than along its row of boxes and
+    rising above its usual top there, gives back its ink in those columns (``with_edge``).
+    A stroke merely touching the edge from below (a 0's top, a thick pen), a glyph further
+    down, or a plain edge give nothing back."""
+    from vision.fields import _thick_edge_above, _with_edge
+
+    edge_row = (25, 175)
+    mask = np.zeros((80, 200), np.uint8)
+    mask[13:18, 25:175] = 1  # the printed top edge, 5 px
+    mask[10:23, 130:160] = 1  # the loop across it
+    ys, xs = np.mgrid[24:60, 128:162]
+    ys, xs = ys.ravel(), xs.ravel()
+    assert _thick_edge_above(mask, (124, 15, 173), xs, ys, 50.0, edge_row, across=True) is None  # 9 px down
+    edge = _thick_edge_above(mask, (124, 15, 173), xs, ys, 50.0, edge_row, 2, True)
+    assert edge is not None
+    ey, ex = edge
+    assert set(ex.tolist()) == set(range(130, 160)) and ey.min() == 10 and ey.max() == 20
+    crop = np.full((36, 34), 0.6, np.float32)
+    whole = _with_edge(crop, xs, ys, edge)
+    assert whole.shape == (24 + 36 - 10, 34)  # from the loop's top to the glyph's bottom
+    assert np.all(whole[0:11, 2:32] == np.float32(0.6)) and np.all(whole[0:11, :2] == 0)
+    assert np.all(whole[14:, :] == np.float32(0.6))
+    assert _thick_edge_above(mask, (124, 15, 173), xs, ys + 6, 50.0, edge_row, 2, True) is None
+    below = np.zeros_like(mask)
+    below[13:18, 25:175] = 1
+    below[13:23, 130:160] = 1  # thickened downwards only: a top touching the edge
+    assert _thick_edge_above(below, (124, 15, 173), xs, ys, 50.0, edge_row, 2) is not None
+    assert _thick_edge_above(below, (124, 15, 173), xs, ys, 50.0, edge_row, 2, True) is None
+    plain = np.zeros_like(mask)
+    plain[13:18, 25:175] = 1
+    assert _thick_edge_above(plain, (124, 15, 173), xs, ys, 50.0, edge_row, 2, True) is None
 
 
 def test_two_tall_strokes_side_by_side_in_a_lone_table_are_two_digits():

@@ -263,6 +263,37 @@ def test_a_one_that_may_touch_the_next_digit_flags_the_table():
     assert "table:cut" not in unsure.doubtful
 
 
+def test_a_digit_read_otherwise_once_the_edge_it_touches_is_given_back_is_doubtful():
+    """109 in violet ink, the top of the 9's loop drawn on the box's top edge and erased with
+    it: the rest read 4, sure (104). Seen again with the thickened edge's ink over it
+    (``Glyph.with_edge``), the digit no longer reads 4 surely: its cell is doubtful. A digit
+    that still reads as read is left alone, and so is a letter of the grid."""
+    from dataclasses import replace
+
+    from vision.fields import Fields
+    from vision.reader import _erased_tops
+    from vision.recognise import Recogniser
+
+    recogniser = Recogniser.load()
+    four = _drawn("4", 2)
+    readings = recogniser.read([four])
+    assert readings[0].best == "4"
+
+    def fields() -> Fields:
+        return Fields({}, {"table": {2: four}}, np.zeros((1, 1), np.float32), 200.0, 100.0)
+
+    opened = fields()
+    _erased_tops(opened, readings, {"table:2": replace(four, with_edge=_drawn("9", 2).image)}, recogniser)
+    assert opened.doubtful == {"table:2"}
+    same = fields()
+    _erased_tops(same, readings, {"table:2": replace(four, with_edge=four.image)}, recogniser)
+    assert same.doubtful == set()
+    grid = fields()
+    letter = replace(four, field="grid", with_edge=_drawn("9", 2).image)
+    _erased_tops(grid, [replace(readings[0], key=letter.key)], {letter.key: letter}, recogniser)
+    assert grid.doubtful == set()
+
+
 def test_a_digit_read_otherwise_once_its_pale_loop_is_closed_is_doubtful():
     """163 in hard pencil: the 6's stroke broke where it closes its loop and the cut read 5,
     sure. Seen again with its pale ink (``Fields.pale_loops``), the digit no longer reads 5

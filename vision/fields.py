@@ -113,6 +113,9 @@ class Glyph:
     touches_top: bool = False
     #: where ``image``'s top-left pixel lies in the ink map the glyph was cut from (x, y)
     origin: tuple[int, int] = (0, 0)
+    #: a number's glyph touching a thickened top edge: its crop with the edge's ink over it
+    #: given back (the top of a 9's loop drawn on the rule, erased with it: the 9 read 4)
+    with_edge: np.ndarray | None = None
 
     @property
     def key(self) -> str:
@@ -233,23 +236,52 @@ def ink_mask(
     return ((strong | faint[labels]) * 255).astype(np.uint8)
 
 
+#: a number's glyph whose top lies this many tenths of a cell under its box's thickened top
+#: edge may have lost what it drew on the rule (a slanted 8's upper loop, erased with the
+#: rule's width: its top left 6 pixels under the edge, the rest read 0)
+EDGE_ERASED = 2
+
+
+def _with_edge(
+    crop: np.ndarray, xs: np.ndarray, ys: np.ndarray, edge: tuple[np.ndarray, np.ndarray],
+) -> np.ndarray:
+    """The glyph's crop with the thickened edge's ink over it given back, at the strength of
+    its strokes: what the character looked like before the rule was erased under it."""
+    ey, ex = edge
+    gx0, gy0 = int(xs.min()), int(ys.min())
+    x0, y0 = min(gx0, int(ex.min())), min(gy0, int(ey.min()))
+    x1 = max(gx0 + crop.shape[1], int(ex.max()) + 1)
+    y1 = max(gy0 + crop.shape[0], int(ey.max()) + 1)
+    whole = np.zeros((y1 - y0, x1 - x0), np.float32)
+    whole[gy0 - y0 : gy0 - y0 + crop.shape[0], gx0 - x0 : gx0 - x0 + crop.shape[1]] = crop
+    strength = float(np.median(crop[crop > 0])) if np.any(crop > 0) else 1.0
+    whole[ey - y0, ex - x0] = np.maximum(whole[ey - y0, ex - x0], strength)
+    return whole
+
+
 def _thick_edge_above(
     mask: np.ndarray, top: tuple[int, int, int], xs: np.ndarray, ys: np.ndarray, cell: float,
-    row: tuple[int, int] | None = None,
-) -> bool:
-    """Whether the glyph reaches its box's top edge where the printed edge is thicker than
+    row: tuple[int, int] | None = None, below: int = 1, across: bool = False,
+) -> tuple[np.ndarray, np.ndarray] | None:
+    """Where the glyph reaches its box's top edge and the printed edge is thicker than
     along the rest of its row of boxes (``row``: their extent; the cell's own edge without
     it): a stroke (the bar of a 7) merged into the rule. Not the cell's edge alone: a bar
     lying along more than half of it is its usual thickness there (71 in colour ink, the 7's
-    bar on the edge over 28 of the cell's 50 pixels: 11, sure)."""
+    bar on the edge over 28 of the cell's 50 pixels: 11, sure). The edge's ink (y, x) in
+    the thickened columns over the glyph, what the rule's erasing may have taken from it;
+    None where the glyph does not touch such an edge: its top more than ``below`` times a
+    tenth of a cell under it (twice for a loop drawn on the rule, whose erasing took the
+    rule's width with it). ``across``: only where the thickening also rises above the
+    edge's usual top in some column, a stroke drawn across the rule (a glyph's top merely
+    touching the edge from below thickens it downwards only)."""
     x0, y0, x1 = top
     reach = max(3, int(round(cell * 0.1)))
-    if ys.min() > y0 + reach or y0 - reach < 0:
-        return False
+    if ys.min() > y0 + below * reach or y0 - reach < 0:
+        return None
     a, z = (min(row[0], x0), max(row[1], x1)) if row else (x0, x1)
     strip = mask[y0 - reach : y0 + reach + 1, max(a, 0) : z] > 0
     if strip.size == 0:
-        return False
+        return None
     # per column, the length of the unbroken ink run through the rule's row: a stroke just
     # under the rule leaves a paper gap, a stroke lying on it makes the rule thicker
     c = int(np.argmax(strip.sum(1)))
@@ -258,15 +290,27 @@ def _thick_edge_above(
     thick = np.where(strip[c], down + up - 1, 0).astype(np.float32)
     printed = thick[thick > 0]
     if printed.size == 0:
-        return False
+        return None
     usual = float(np.median(printed))
     lo, hi = max(int(xs.min()) - max(a, 0), 0), int(xs.max()) - max(a, 0) + 1
     above = thick[lo:hi]
     run = int(0.15 * cell)
     if above.size < run or run < 1:
-        return False
-    excess = np.convolve((above >= usual + 2).astype(np.float32), np.ones(run), "valid")
-    return bool(excess.size and excess.max() >= run)
+        return None
+    thicker = above >= usual + 2
+    excess = np.convolve(thicker.astype(np.float32), np.ones(run), "valid")
+    if not (excess.size and excess.max() >= run):
+        return None
+    if across:  # along as long a run, the ink also rises above the edge's usual top
+        rises = thicker & (up[lo:hi] >= float(np.median(up[strip[c]])) + 1)
+        if np.convolve(rises.astype(np.float32), np.ones(run), "valid").max() < run:
+            return None
+    ey, ex = [], []
+    for j in np.flatnonzero(thicker) + lo:  # each thickened column's run through the rule
+        rows_ = np.arange(c - up[j] + 1, c + down[j])
+        ey.append(rows_ + y0 - reach)
+        ex.append(np.full(rows_.size, j + max(a, 0)))
+    return np.concatenate(ey), np.concatenate(ex)
 
 
 def _robust(values: np.ndarray) -> tuple[float, float]:
@@ -949,9 +993,12 @@ def _glyphs(
         # the edge over the glyph's own columns: written freely, a digit may lie in the box
         # before the cell the comb gives it
         span = (min(bx0, int(xs_.min())), by0, max(bx1, int(xs_.max()) + 1))
-        touches = _thick_edge_above(raw, span, xs_, ys_, cell, rows.get(rc[0]))
+        touches = _thick_edge_above(raw, span, xs_, ys_, cell, rows.get(rc[0])) is not None
+        edge = (_thick_edge_above(raw, span, xs_, ys_, cell, rows.get(rc[0]), EDGE_ERASED, True)
+                if field != "grid" else None)
         out[rc] = Glyph(field, rc[0], rc[1], crop, window, ink_area / area, cell, touches,
-                        (int(xs_.min()) + offset[0], int(ys_.min()) + offset[1]))
+                        (int(xs_.min()) + offset[0], int(ys_.min()) + offset[1]),
+                        _with_edge(crop, xs_, ys_, edge) if edge is not None else None)
     return out
 
 
