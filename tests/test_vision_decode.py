@@ -584,7 +584,8 @@ def test_a_letter_low_in_the_readers_choices_does_not_choose_between_two_legal_w
     P 0.01): CITA is as legal at the same place for the same score, and C is ten times P, but
     fourth of the reader's choices; its order there means nothing: the word is a guess,
     flagged (it was CITA, sure at 0.98). Where C is the reader's second choice (Z 0.6, C 0.3)
-    it is read, as before."""
+    and P is left sixty times behind it, it is read, as before (thirty times behind, PITA
+    keeps ``WORD_RIVAL`` of the posterior: flagged)."""
     from vision.reader import FLAG_THRESHOLD
 
     def first(probs: dict[str, float]) -> CharReading:
@@ -597,8 +598,10 @@ def test_a_letter_low_in_the_readers_choices_does_not_choose_between_two_legal_w
     fourth = decode(group_readings([first({"Q": 0.22, "J": 0.18, "G": 0.12, "C": 0.11, "P": 0.01})]
                                    + tail), moves)
     assert fourth.word.value == "CITA" and fourth.word.confidence < FLAG_THRESHOLD
-    second = decode(group_readings([first({"Z": 0.6, "C": 0.3, "P": 0.01})] + tail), moves)
+    second = decode(group_readings([first({"Z": 0.6, "C": 0.3, "P": 0.005})] + tail), moves)
     assert second.word.value == "CITA" and second.word.confidence >= FLAG_THRESHOLD
+    near = decode(group_readings([first({"Z": 0.6, "C": 0.3, "P": 0.01})] + tail), moves)
+    assert near.word.value == "CITA" and near.word.confidence < FLAG_THRESHOLD
 
 
 def test_a_raccord_read_short_where_the_grid_has_more_letters_is_flagged():
@@ -809,6 +812,28 @@ def test_a_jokers_letter_unchecked_by_the_score_must_be_read_surely():
     assert clear.word.value == "BEdES" and "word" not in _flags(clear, FLAG_THRESHOLD)
     alone = read(0.977, [Candidate("11D", "BEdES", 28)])
     assert alone.word.value == "BEdES" and "word" not in _flags(alone, FLAG_THRESHOLD)
+
+
+def test_a_rival_word_the_place_and_score_cannot_tell_apart_needs_a_surer_reading():
+    """FEU written at E10 for 23 in pencil, its U read E at 0.97, U 0.029: FEE is worth 23
+    at E10 too, so only the ink tells the two words apart, and a hand never seen can be
+    read wrong and sure. The word is flagged while the rival keeps ``WORD_RIVAL`` of its
+    posterior; read fifty times likelier than the rival, or with no rival there, it passes."""
+    from vision.reader import FLAG_THRESHOLD, _flags
+
+    sure = {i: {"p": 0.99} for i in range(3)}
+
+    def read(p2: float, moves):
+        cells = word_cells("FEE", overrides={2: {"p": 0.97, "second": "U", "p2": p2}})
+        return decode(group_readings(cells + comb("ref", "E10", sure) + comb("score", "23", sure)), moves)
+
+    rivals = [Candidate("E10", "FEE", 23), Candidate("E10", "FEU", 23), Candidate("B8", "FEU", 8)]
+    close = read(0.029, rivals)
+    assert close.word.value == "FEE" and "word" in _flags(close, FLAG_THRESHOLD)
+    clear = read(0.005, rivals)
+    assert clear.word.value == "FEE" and "word" not in _flags(clear, FLAG_THRESHOLD)
+    alone = read(0.029, [Candidate("E10", "FEE", 23), Candidate("B8", "FEU", 8)])
+    assert alone.word.value == "FEE" and "word" not in _flags(alone, FLAG_THRESHOLD)
 
 
 def test_a_word_the_score_chose_against_the_ink_is_flagged():

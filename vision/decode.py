@@ -610,7 +610,8 @@ def decode(
         word_conf = min(word_conf, DISAGREE)
     elif not exact.get(bmove.word, True):  # cells and letters did not line up one to one
         word_conf = min(word_conf, 0.8)
-    elif r.lost or _guessed(r.word, bmove, cands) or _chosen_by_score(hyps, terms, bword):
+    elif (r.lost or _guessed(r.word, bmove, cands) or _chosen_by_score(hyps, terms, bword)
+          or _rival_fits(dict(words), bmove, cands)):
         word_conf = min(word_conf, GUESSED)  # a letter the ink does not tell
     ref_field = (
         _written_field(r.ref, free_ref, free.ref.confidence, bmove.ref if bmove else None,
@@ -823,6 +824,21 @@ def _guessed(cells: Sequence[CharReading], move: Candidate, cands: Sequence[Cand
                            or (ja.islower() and jb.islower() and cell.p(a) < JOKER_LETTER_SURE)):
                 return True
     return False
+
+
+#: a rival legal word at the retained move's place and for its score that keeps this share
+#: of the retained word's posterior also fits: neither place nor score tells them apart, the
+#: ink alone does, and on a hand never seen the reader can be wrong and sure (FEU written at
+#: E10 for 23 in pencil, its U read E: FEE, worth 23 there too, at 0.97 against 0.03)
+WORD_RIVAL = 0.02
+
+
+def _rival_fits(words: dict, move: Candidate, cands: Sequence[Candidate]) -> bool:
+    """Whether another legal word at the move's place, for its score, keeps ``WORD_RIVAL``
+    of its posterior (``words``: the posterior of each word, upper case)."""
+    ours = words.get(move.word.upper(), 0.0)
+    return any(c.ref == move.ref and c.score == move.score and c.word.upper() != move.word.upper()
+               and words.get(c.word.upper(), 0.0) >= WORD_RIVAL * ours for c in cands)
 
 
 #: a joker's letter, which the score does not check (a joker scores nothing), against a rival
