@@ -2,7 +2,6 @@
 
 import cv2
 import numpy as np
-import pytest
 
 from vision.fields import cut_fields
 from vision.glyphs import STYLES
@@ -18,8 +17,6 @@ from vision.synth import (
     render_bulletin,
     write_bulletin,
 )
-
-pytestmark = pytest.mark.long_file(17)  # seconds on 2 cores: scheduled early (conftest)
 
 
 def test_written_cells_are_found():

@@ -2,15 +2,12 @@
 the reading is right, flagged, or a clear failure status — never a confident wrong field."""
 
 import numpy as np
-import pytest
 
 from vision.glyphs import STYLES, draw_glyph
 from vision.layout import Layout, to_px
 from vision.reader import read_bulletin
 from vision.stress import CONDITIONS, run
 from vision.synth import BulletinContent, PhotoEffects, photograph, write_bulletin
-
-pytestmark = pytest.mark.long_file(45)  # seconds on 2 cores: scheduled early (conftest)
 
 
 def test_unusual_photos_are_never_silently_wrong():
