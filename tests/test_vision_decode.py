@@ -484,6 +484,33 @@ def test_a_score_in_doubt_that_is_not_the_moves_sends_the_word_to_the_arbiter():
     assert _score_disowns_move(own, ["ref"]) == []  # the score sure and the move's
 
 
+def test_a_score_flagged_for_a_hidden_1_beside_a_reference_in_doubt_sends_the_word_too():
+    """BASEE written at M2 for 26 in Delphine's hand, read BASE (legal at 4A for 26) beside a
+    reference read 4A in doubt and a score read 26 surely, but in a box that may hide a 1:
+    the score is flagged, and with it nothing read surely places the word, which stands on
+    its ink alone. The word's rule sees the score's doubt whichever rule raised it; with no
+    1 possibly hidden, the score sure and the move's, the word passes as before."""
+    from types import SimpleNamespace
+
+    from vision.reader import _field_flags
+
+    moves = [Candidate("M2", "BASEE", 26), Candidate("4A", "BASE", 26), Candidate("M2", "BASE", 24)]
+    sure = {i: {"p": 0.995} for i in range(4)}
+    unsure = {0: {"p": 0.3}, 1: {"p": 0.3}}
+    groups = group_readings(word_cells("BASE", overrides=sure) + comb("ref", "4A", unsure)
+                            + comb("score", "26", sure))
+    d = decode(groups, moves)
+    assert (d.word.value, d.ref.value, d.score.value) == ("BASE", "4A", 26)
+
+    def capture(hidden: set[str]):
+        return SimpleNamespace(hidden=hidden, doubtful=set(), marked={"grid", "ref", "score"})
+
+    edge = _field_flags(d, capture({"score"}), groups, 1, 0.95)
+    assert {"ref", "score", "word"} <= set(edge)
+    plain = _field_flags(d, capture(set()), groups, 1, 0.95)
+    assert "ref" in plain and "score" not in plain and "word" not in plain
+
+
 def test_a_reference_or_score_one_character_short_of_the_moves_is_flagged():
     """SE at O12 for 16, written off the boxes in a hand whose 1s are hair-thin: O2 and 6.
     SE is worth 6 at 13J, so the score read surely fits a legal move and passed. A reference

@@ -217,6 +217,25 @@ def _score_disowns_move(decoded: Decoded, flagged: list[str]) -> list[str]:
     return []
 
 
+def _field_flags(decoded: Decoded, fields: Fields, groups, word_row: int, threshold: float) -> list[str]:
+    """The fields sent to the arbiter: the decoder's doubts, then the capture's, then those
+    each rule draws from the others. The word's rule comes after every doubt of the score,
+    whichever rule raised it (BASEE at M2 for 26 read BASE, legal at 4A for 26, beside a
+    reference read 4A in doubt and a score flagged for the 1 its box may hide: the word
+    stood on its ink alone, unflagged). Whether the word was in doubt already is the
+    decoder's say, as before."""
+    own = _flags(decoded, threshold)
+    flagged = list(own)
+    for name in (_doubtful_fields(fields, groups, word_row) + _lossy_capture(fields, groups)
+                 + _struck_unconfirmed(groups, own)):
+        if name not in flagged:
+            flagged.append(name)
+    if _score_unvouched(fields, flagged) and "score" not in flagged:
+        flagged.append("score")
+    doubts = own + [name for name in ("ref", "score") if name in flagged and name not in own]
+    return flagged + [name for name in _score_disowns_move(decoded, doubts) if name not in flagged]
+
+
 def _struck_unconfirmed(groups, flagged: list[str]) -> list[str]:
     """The word, when a letter of its row was read as struck and the game could not confirm
     the shorter word: its score is in doubt. A struck letter and a letter
@@ -653,14 +672,7 @@ def _read_page(page, candidates, board, tables, layout, recogniser, photo, thres
         decoded = decode(groups, cands, board, tables, "table" in fields.hidden)
         if page.method == "contour":
             threshold = max(threshold, CONTOUR_THRESHOLD)
-        flagged = _flags(decoded, threshold)
-        for name in (_doubtful_fields(fields, groups, layout.word_row) + _lossy_capture(fields, groups)
-                     + _struck_unconfirmed(groups, flagged)
-                     + _score_disowns_move(decoded, flagged)):
-            if name not in flagged:
-                flagged.append(name)
-        if _score_unvouched(fields, flagged) and "score" not in flagged:
-            flagged.append("score")
+        flagged = _field_flags(decoded, fields, groups, layout.word_row, threshold)
         status = A_VERIFIER if flagged else OK
         crossed = sum(r.crossed for r in readings if r.key.startswith("grid:"))
         reading = BulletinReading(
