@@ -320,13 +320,14 @@ def test_a_word_placed_by_a_doubtful_raccord_alone_flags_the_missing_reference()
 def test_an_unread_word_sends_its_raccord_to_the_arbiter_too():
     """PISE in pencil lost whole, its raccord D with it: the word was flagged, the empty
     raccord passed as read. Raccord letters are written beside the word, in the same ink: a
-    word unread leaves them unchecked too, in a reading as in a bulletin read as ink only."""
+    word unread leaves them unchecked too, in a reading as in a bulletin read as ink only.
+    So do its circles (EMPENNA lost whole, its joker with it: no joker, unflagged)."""
     from vision.reader import FLAG_THRESHOLD, _flags, _unread
 
     d = decode(group_readings(comb("ref", "H4") + comb("score", "70")), MOVES)
     assert d.word.value is None and not d.raccord
-    assert {"word", "raccord"} <= set(_flags(d, FLAG_THRESHOLD))
-    assert "raccord" in _unread(None, None, 0.0).flagged
+    assert {"word", "jokers", "raccord"} <= set(_flags(d, FLAG_THRESHOLD))
+    assert {"jokers", "raccord"} <= set(_unread(None, None, 0.0).flagged)
     nothing = _flags(decode(group_readings(comb("score", "70")), MOVES), FLAG_THRESHOLD)
     assert nothing.count("raccord") == 1  # the reference unread flags it already: once
     read = decode(group_readings(word_cells("MAISONS") + comb("ref", "H4") + comb("score", "70")),

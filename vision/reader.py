@@ -431,7 +431,7 @@ def _unread(photo: str | None, fields: Fields, start: float) -> BulletinReading:
     """Ink in the fields but nothing read from it (very pale pencil, only struck-out
     letters): the arbiter reads it — it is never taken for a blank bulletin."""
     reading = _failure(A_VERIFIER, photo, UNREAD, start)
-    reading.flagged = ["table", "word", "ref", "score", "raccord"]
+    reading.flagged = ["table", "word", "jokers", "ref", "score", "raccord"]
     return reading
 
 
@@ -458,8 +458,8 @@ def _flags(d: Decoded, threshold: float) -> list[str]:
             flagged.extend(("ref", "raccord"))
         elif f.confidence < (min(1.0, threshold + TABLE_EXTRA) if name == "table" else threshold):
             flagged.append(name)
-    if d.word.value and (d.jokers_confidence < threshold or "word" in flagged):
-        flagged.append("jokers")
+    if "word" in flagged or (d.word.value and d.jokers_confidence < threshold):
+        flagged.append("jokers")  # an unread word's circles are unread too (EMPENNA lost whole)
     if d.word.value is None and not d.raccord and "raccord" not in flagged:
         # the word unread, its raccord letters (written beside it, as pale) may be too: the
         # arbiter reads both (PISE lost in pencil, its raccord D with it)
