@@ -622,11 +622,11 @@ def test_a_sevens_bar_along_most_of_its_cells_top_edge_thickens_the_row_of_boxes
     mask[13:21, 86:114] = 1  # the bar on it, 8 px
     ys, xs = np.mgrid[20:60, 97:112]
     ys, xs = ys.ravel(), xs.ravel()
-    assert not _thick_edge_above(mask, (74, 15, 124), xs, ys, 50.0)
-    assert _thick_edge_above(mask, (74, 15, 124), xs, ys, 50.0, (25, 175))
+    assert _thick_edge_above(mask, (74, 15, 124), xs, ys, 50.0) is None
+    assert _thick_edge_above(mask, (74, 15, 124), xs, ys, 50.0, (25, 175)) is not None
     plain = np.zeros_like(mask)
     plain[13:18, 25:175] = 1
-    assert not _thick_edge_above(plain, (74, 15, 124), xs, ys, 50.0, (25, 175))
+    assert _thick_edge_above(plain, (74, 15, 124), xs, ys, 50.0, (25, 175)) is None
 
 
 def test_a_loop_drawn_across_the_top_edge_is_given_back_to_the_glyph_it_was_erased_from():
