@@ -761,7 +761,8 @@ def test_camera_shake_is_told_from_blur_by_its_direction():
     columns; shaken along them, or near, it is blurred one way only. Shaken along a diagonal,
     its rows and columns blur alike: the grid cannot tell (documented, not claimed). A
     weaker shake at 60° (7 px) is caught too: a 7's bar smeared into its box's top edge
-    there read 117 for 177 at 0.977."""
+    there read 117 for 177 at 0.977; and a weaker one still (6 px at 59°, isotropy 0.46),
+    under which a 9's loop smeared into a 3: 133 for 193 at 0.978."""
     from vision.fields import SHAKEN, isotropy
 
     grid = np.full((300, 400), 235, np.uint8)
@@ -781,6 +782,10 @@ def test_camera_shake_is_told_from_blur_by_its_direction():
     k[4, 1:8] = 1
     k = cv2.warpAffine(k, cv2.getRotationMatrix2D((4, 4), 60, 1), (9, 9))
     assert 0.35 < isotropy(cv2.filter2D(grid, -1, k / k.sum())) < SHAKEN
+    k = np.zeros((9, 9), np.float32)  # 6 px at 59°: 193 read 133 under such a shake (0.461)
+    k[4, 1:7] = 1
+    k = cv2.warpAffine(k, cv2.getRotationMatrix2D((4, 4), 59, 1), (9, 9))
+    assert 0.45 < isotropy(cv2.filter2D(grid, -1, k / k.sum())) < SHAKEN
     k = np.eye(9, dtype=np.float32)  # along the diagonal
     assert isotropy(cv2.filter2D(grid, -1, k / k.sum())) > SHAKEN
 
