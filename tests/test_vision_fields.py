@@ -644,25 +644,25 @@ def test_a_loop_drawn_across_the_top_edge_is_given_back_to_the_glyph_it_was_eras
     mask[10:23, 130:160] = 1  # the loop across it
     ys, xs = np.mgrid[24:60, 128:162]
     ys, xs = ys.ravel(), xs.ravel()
-    assert _thick_edge_above(mask, (124, 15, 173), xs, ys, 50.0, edge_row, across=True) is None  # 9 px down
-    edge = _thick_edge_above(mask, (124, 15, 173), xs, ys, 50.0, edge_row, 2, True)
-    assert edge is not None
-    ey, ex = edge
+    assert _thick_edge_above(mask, (124, 15, 173), xs, ys, 50.0, edge_row) is None  # 9 px down
+    edge = _thick_edge_above(mask, (124, 15, 173), xs, ys, 50.0, edge_row, 2)
+    assert edge is not None and edge.across and not edge.reaches
+    ey, ex = edge.ys, edge.xs
     assert set(ex.tolist()) == set(range(130, 160)) and ey.min() == 10 and ey.max() == 20
     crop = np.full((36, 34), 0.6, np.float32)
     whole = _with_edge(crop, xs, ys, edge)
     assert whole.shape == (24 + 36 - 10, 34)  # from the loop's top to the glyph's bottom
     assert np.all(whole[0:11, 2:32] == np.float32(0.6)) and np.all(whole[0:11, :2] == 0)
     assert np.all(whole[14:, :] == np.float32(0.6))
-    assert _thick_edge_above(mask, (124, 15, 173), xs, ys + 6, 50.0, edge_row, 2, True) is None
+    assert _thick_edge_above(mask, (124, 15, 173), xs, ys + 6, 50.0, edge_row, 2) is None
     below = np.zeros_like(mask)
     below[13:18, 25:175] = 1
     below[13:23, 130:160] = 1  # thickened downwards only: a top touching the edge
-    assert _thick_edge_above(below, (124, 15, 173), xs, ys, 50.0, edge_row, 2) is not None
-    assert _thick_edge_above(below, (124, 15, 173), xs, ys, 50.0, edge_row, 2, True) is None
+    touching = _thick_edge_above(below, (124, 15, 173), xs, ys, 50.0, edge_row, 2)
+    assert touching is not None and not touching.across
     plain = np.zeros_like(mask)
     plain[13:18, 25:175] = 1
-    assert _thick_edge_above(plain, (124, 15, 173), xs, ys, 50.0, edge_row, 2, True) is None
+    assert _thick_edge_above(plain, (124, 15, 173), xs, ys, 50.0, edge_row, 2) is None
 
 
 def test_two_tall_strokes_side_by_side_in_a_lone_table_are_two_digits():

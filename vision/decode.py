@@ -19,7 +19,7 @@ hand in a bulletin for this coup, and flagged when two of them fit the ink.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -585,7 +585,8 @@ def decode(
     best = max(range(len(hyps)), key=lambda i: post[i])
     _, bword, bmove = hyps[best]
     words = marginal(1, lambda w: w.upper() if w else w)
-    word_conf = dict(words).get(bword.upper() if bword else bword, 0.0)
+    posterior = dict(words)
+    word_conf = posterior.get(bword.upper() if bword else bword, 0.0)
 
     def support(field: int, value_of) -> float:
         """How sure the game is of the retained move's reference or score *without* that
@@ -611,7 +612,7 @@ def decode(
     elif not exact.get(bmove.word, True):  # cells and letters did not line up one to one
         word_conf = min(word_conf, 0.8)
     elif (r.lost or _guessed(r.word, bmove, cands) or _chosen_by_score(hyps, terms, bword)
-          or _rival_fits(dict(words), bmove, cands)):
+          or _rival_fits(posterior, bmove, cands)):
         word_conf = min(word_conf, GUESSED)  # a letter the ink does not tell
     ref_field = (
         _written_field(r.ref, free_ref, free.ref.confidence, bmove.ref if bmove else None,
@@ -813,32 +814,14 @@ def _guessed(cells: Sequence[CharReading], move: Candidate, cands: Sequence[Cand
     if _edge_guessed(cells, move, cands):
         return True
     word = move.word.upper()
-    for rival in cands:
-        if rival.ref != move.ref or rival.score != move.score or len(rival.word) != len(word):
+    for rival in _rivals(move, move.score, cands):
+        if len(rival.word) != len(word):
             continue
-        other = rival.word.upper()
-        if other == word:
-            continue
-        for cell, a, b, ja, jb in zip(cells, word, other, move.word, rival.word, strict=True):
+        for cell, a, b, ja, jb in zip(cells, word, rival.word.upper(), move.word, rival.word, strict=True):
             if a != b and (_doubted(cell, a, b)
                            or (ja.islower() and jb.islower() and cell.p(a) < JOKER_LETTER_SURE)):
                 return True
     return False
-
-
-#: a rival legal word at the retained move's place and for its score that keeps this share
-#: of the retained word's posterior also fits: neither place nor score tells them apart, the
-#: ink alone does, and on a hand never seen the reader can be wrong and sure (FEU written at
-#: E10 for 23 in pencil, its U read E: FEE, worth 23 there too, at 0.97 against 0.03)
-WORD_RIVAL = 0.02
-
-
-def _rival_fits(words: dict, move: Candidate, cands: Sequence[Candidate]) -> bool:
-    """Whether another legal word at the move's place, for its score, keeps ``WORD_RIVAL``
-    of its posterior (``words``: the posterior of each word, upper case)."""
-    ours = words.get(move.word.upper(), 0.0)
-    return any(c.ref == move.ref and c.score == move.score and c.word.upper() != move.word.upper()
-               and words.get(c.word.upper(), 0.0) >= WORD_RIVAL * ours for c in cands)
 
 
 #: a joker's letter, which the score does not check (a joker scores nothing), against a rival
@@ -854,8 +837,27 @@ def _score_fits_a_rival(move: Candidate | None, score: object, cands: Sequence[C
     The score alone flagged, the arbiter would correct it to 16."""
     if move is None or not isinstance(score, int) or score == move.score:
         return False
-    return any(c.ref == move.ref and c.score == score and c.word.upper() != move.word.upper()
-               for c in cands)
+    return any(_rivals(move, score, cands))
+
+
+def _rivals(move: Candidate, score: int, cands: Sequence[Candidate]) -> Iterator[Candidate]:
+    """The legal moves at ``move``'s place worth ``score`` with another word (jokers aside)."""
+    word = move.word.upper()
+    return (c for c in cands if c.ref == move.ref and c.score == score and c.word.upper() != word)
+
+
+#: a rival legal word at the retained move's place and for its score that keeps this share
+#: of the retained word's posterior also fits: neither place nor score tells them apart, the
+#: ink alone does, and on a hand never seen the reader can be wrong and sure (FEU written at
+#: E10 for 23 in pencil, its U read E: FEE, worth 23 there too, at 0.97 against 0.03)
+WORD_RIVAL = 0.02
+
+
+def _rival_fits(words: dict, move: Candidate, cands: Sequence[Candidate]) -> bool:
+    """Whether another legal word at the move's place, for its score, keeps ``WORD_RIVAL``
+    of its posterior (``words``: the posterior of each word, upper case)."""
+    ours = words.get(move.word.upper(), 0.0)
+    return any(words.get(c.word.upper(), 0.0) >= WORD_RIVAL * ours for c in _rivals(move, move.score, cands))
 
 
 def _chosen_by_score(hyps: Sequence[tuple[float, str | None, Candidate | None]],

@@ -242,12 +242,10 @@ def ink_mask(
 EDGE_ERASED = 2
 
 
-def _with_edge(
-    crop: np.ndarray, xs: np.ndarray, ys: np.ndarray, edge: tuple[np.ndarray, np.ndarray],
-) -> np.ndarray:
+def _with_edge(crop: np.ndarray, xs: np.ndarray, ys: np.ndarray, edge: EdgeInk) -> np.ndarray:
     """The glyph's crop with the thickened edge's ink over it given back, at the strength of
     its strokes: what the character looked like before the rule was erased under it."""
-    ey, ex = edge
+    ey, ex = edge.ys, edge.xs
     gx0, gy0 = int(xs.min()), int(ys.min())
     x0, y0 = min(gx0, int(ex.min())), min(gy0, int(ey.min()))
     x1 = max(gx0 + crop.shape[1], int(ex.max()) + 1)
@@ -259,21 +257,30 @@ def _with_edge(
     return whole
 
 
+class EdgeInk(NamedTuple):
+    """A box's top edge thickened over a glyph (see :func:`_thick_edge_above`)."""
+
+    ys: np.ndarray  # the edge's ink in the thickened columns over the glyph
+    xs: np.ndarray
+    reaches: bool  # the glyph's top within a tenth of a cell of the edge
+    across: bool  # the thickening rises above the edge's usual top too: a stroke across it
+
+
 def _thick_edge_above(
     mask: np.ndarray, top: tuple[int, int, int], xs: np.ndarray, ys: np.ndarray, cell: float,
-    row: tuple[int, int] | None = None, below: int = 1, across: bool = False,
-) -> tuple[np.ndarray, np.ndarray] | None:
-    """Where the glyph reaches its box's top edge and the printed edge is thicker than
+    row: tuple[int, int] | None = None, below: int = 1,
+) -> EdgeInk | None:
+    """Where the glyph nears its box's top edge and the printed edge is thicker than
     along the rest of its row of boxes (``row``: their extent; the cell's own edge without
     it): a stroke (the bar of a 7) merged into the rule. Not the cell's edge alone: a bar
     lying along more than half of it is its usual thickness there (71 in colour ink, the 7's
-    bar on the edge over 28 of the cell's 50 pixels: 11, sure). The edge's ink (y, x) in
-    the thickened columns over the glyph, what the rule's erasing may have taken from it;
-    None where the glyph does not touch such an edge: its top more than ``below`` times a
-    tenth of a cell under it (twice for a loop drawn on the rule, whose erasing took the
-    rule's width with it). ``across``: only where the thickening also rises above the
-    edge's usual top in some column, a stroke drawn across the rule (a glyph's top merely
-    touching the edge from below thickens it downwards only)."""
+    bar on the edge over 28 of the cell's 50 pixels: 11, sure). The edge's ink in the
+    thickened columns over the glyph is what the rule's erasing may have taken from it.
+    None where the glyph's top lies more than ``below`` tenths of a cell under the edge
+    (two for a loop drawn on the rule, whose erasing took the rule's width with it), or the
+    edge is not so thickened. ``across``: along as long a run, the ink also rises above the
+    edge's usual top, a stroke drawn across the rule (a glyph's top merely touching the edge
+    from below thickens it downwards only)."""
     x0, y0, x1 = top
     reach = max(3, int(round(cell * 0.1)))
     if ys.min() > y0 + below * reach or y0 - reach < 0:
@@ -301,16 +308,14 @@ def _thick_edge_above(
     excess = np.convolve(thicker.astype(np.float32), np.ones(run), "valid")
     if not (excess.size and excess.max() >= run):
         return None
-    if across:  # along as long a run, the ink also rises above the edge's usual top
-        rises = thicker & (up[lo:hi] >= float(np.median(up[strip[c]])) + 1)
-        if np.convolve(rises.astype(np.float32), np.ones(run), "valid").max() < run:
-            return None
+    rises = thicker & (up[lo:hi] >= float(np.median(up[strip[c]])) + 1)
+    across = np.convolve(rises.astype(np.float32), np.ones(run), "valid").max() >= run
     ey, ex = [], []
     for j in np.flatnonzero(thicker) + lo:  # each thickened column's run through the rule
         rows_ = np.arange(c - up[j] + 1, c + down[j])
         ey.append(rows_ + y0 - reach)
         ex.append(np.full(rows_.size, j + max(a, 0)))
-    return np.concatenate(ey), np.concatenate(ex)
+    return EdgeInk(np.concatenate(ey), np.concatenate(ex), bool(ys.min() <= y0 + reach), bool(across))
 
 
 def _robust(values: np.ndarray) -> tuple[float, float]:
@@ -993,12 +998,13 @@ def _glyphs(
         # the edge over the glyph's own columns: written freely, a digit may lie in the box
         # before the cell the comb gives it
         span = (min(bx0, int(xs_.min())), by0, max(bx1, int(xs_.max()) + 1))
-        touches = _thick_edge_above(raw, span, xs_, ys_, cell, rows.get(rc[0])) is not None
-        edge = (_thick_edge_above(raw, span, xs_, ys_, cell, rows.get(rc[0]), EDGE_ERASED, True)
-                if field != "grid" else None)
-        out[rc] = Glyph(field, rc[0], rc[1], crop, window, ink_area / area, cell, touches,
+        number = field != "grid"
+        edge = _thick_edge_above(raw, span, xs_, ys_, cell, rows.get(rc[0]), EDGE_ERASED if number else 1)
+        erased = number and edge is not None and edge.across  # drawn across the edge
+        out[rc] = Glyph(field, rc[0], rc[1], crop, window, ink_area / area, cell,
+                        edge is not None and edge.reaches,
                         (int(xs_.min()) + offset[0], int(ys_.min()) + offset[1]),
-                        _with_edge(crop, xs_, ys_, edge) if edge is not None else None)
+                        _with_edge(crop, xs_, ys_, edge) if erased else None)
     return out
 
 

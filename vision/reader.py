@@ -329,11 +329,21 @@ def _closed_loops(fields: Fields, readings, glyphs: dict[str, Glyph], recogniser
     open (a 6 whose stroke broke in hard pencil, cut and read 5: 163 read 153; seen whole,
     5 at 0.67, 6 at 0.32): doubtful. A digit the pale ink leaves as read is not; nor one of
     another cut of its number, kept instead (``glyphs``: the glyphs read, by key)."""
-    best = {r.key: r.best for r in readings}
-    keys = [k for k, g in fields.pale_loops.items() if k in best and glyphs[k].origin == g.origin]
-    if not keys:
+    read = {r.key for r in readings}
+    _unsure_when_seen_whole(fields, readings, {
+        k: g for k, g in fields.pale_loops.items() if k in read and glyphs[k].origin == g.origin
+    }, recogniser)
+
+
+def _unsure_when_seen_whole(
+    fields: Fields, readings, whole: dict[str, Glyph], recogniser: Recogniser,
+) -> None:
+    """Each cell of ``whole`` (a glyph with ink the cut left out given back) doubtful where
+    the digit read no longer reads ``LOOP_KEEPS`` surely."""
+    if not whole:
         return
-    for key, r in zip(keys, recogniser.read([fields.pale_loops[k] for k in keys]), strict=True):
+    best = {r.key: r.best for r in readings}
+    for key, r in zip(whole, recogniser.read(list(whole.values())), strict=True):
         if r.p(best[key]) < LOOP_KEEPS:
             fields.doubtful.add(key)
 
@@ -343,14 +353,11 @@ def _erased_tops(fields: Fields, readings, glyphs: dict[str, Glyph], recogniser:
     read once the edge's ink over it is given back: part of it was drawn on the rule and
     erased with it (a 9's loop closed on the edge: 109 read 104 at 0.98; a slanted 8's
     upper loop: 28 read 20). Doubtful; the arbiter sees the photo."""
-    best = {r.key: r.best for r in readings}
-    whole = {k: replace(g, image=g.with_edge) for k, g in glyphs.items()
-             if k in best and g.with_edge is not None and g.field in ("table", "score")}
-    if not whole:
-        return
-    for key, r in zip(whole, recogniser.read(list(whole.values())), strict=True):
-        if r.p(best[key]) < LOOP_KEEPS:
-            fields.doubtful.add(key)
+    read = {r.key for r in readings}
+    _unsure_when_seen_whole(fields, readings, {
+        k: replace(g, image=g.with_edge) for k, g in glyphs.items()
+        if k in read and g.with_edge is not None and g.field in ("table", "score")
+    }, recogniser)
 
 
 def _halo_loops(fields: Fields, readings, glyphs: dict[str, Glyph], recogniser: Recogniser) -> None:
