@@ -525,6 +525,28 @@ def test_a_combs_rules_are_found_at_a_peak_not_at_the_search_windows_end():
     assert _strongest_peak(np.array([[0.0, 0.1, 0.5, 0.2, 0.0]])).tolist() == [2]
 
 
+def test_a_page_rectified_a_few_pixels_off_leaves_no_corner_of_a_box_behind():
+    """A page pinned by two markers (two fingers on the others), rectified 10 px off: the
+    rules of a box are found where they are, but the top and bottom edges were erased only
+    over the layout's extent, and their ends beyond it, joined by the side edge's blurred
+    fringe, were cut as a 1 before the table's first digit (72 read 172, sure), or as a
+    letter in the grid. The rules now reach the outer rules where these were found."""
+    layout = Layout.load()
+    for seed in range(4):
+        for dx, dy in ((-10, 0), (-8, -7), (9, 6)):
+            rng = np.random.default_rng(seed)
+            paper, _ = write_bulletin(BulletinContent(72, "MUS", "C10", 13), STYLES["test_serre"], rng,
+                                      mistakes=Mistakes(crossed_out=0.0))
+            fx = PhotoEffects(max_tilt_deg=10, upside_down=0, max_rotation_deg=5, shadow=0)
+            page = find_page(photograph(paper, rng, fx)[0], layout).image
+            h, w = page.shape[:2]
+            moved = cv2.warpAffine(page, np.float32([[1, 0, dx], [0, 1, dy]]), (w, h),
+                                   borderMode=cv2.BORDER_REPLICATE)
+            fields = cut_fields(cv2.GaussianBlur(moved, (0, 0), 2.0), layout, 0.2)
+            got = (len(fields.combs["table"]), len(fields.grid), "table" in fields.hidden)
+            assert got == (2, 3, False), (seed, dx, dy, got)
+
+
 def test_a_faint_trace_broken_into_specks_is_one_stroke():
     """The 5 of 25 in dark pencil on noisy paper, too pale to cut: above the trace level it
     is a trail of specks, none taller than a fifth of the cell, beside a lone speck of noise

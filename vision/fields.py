@@ -25,7 +25,7 @@ import numpy as np
 from engine.board import SIZE
 
 from .layout import Box, Layout, to_px
-from .rules import FoundRule, Rule, bridge_rules, erase_rules, family_profiles, locate
+from .rules import FoundRule, Rule, bridge_rules, erase_rules, extend, family_profiles, locate
 from .template import render_page
 
 INK_THRESHOLD = 0.28
@@ -540,7 +540,20 @@ def _find_rules(
     # a comb's separators are printed thinner than its outer edges
     kinds = [int(combed and 0 < i < len(xs) - 1) for i in range(len(xs))]
     cols = locate(fam, -1 if combed else 2, RULE_FLOOR, kinds=kinds)
+    # where the outer rules were found beyond the layout's place, the others reach them
+    h, w = sub.shape
+    rows = extend(rows, max(0, x0 + _shift(cols[0], x0)), min(w, x1 + _shift(cols[-1], x1)))
+    cols = extend(cols, max(0, y0 + _shift(rows[0], y0)), min(h, y1 + _shift(rows[-1], y1)))
     return _RuleSet(rows, cols)
+
+
+def _shift(rule: FoundRule, expected: int) -> int:
+    """How far (whole pixels, outwards rounded) a rule was found from its expected place;
+    0 where it was not seen on most of its length."""
+    if rule.seen < 0.5 or not len(rule.centre):
+        return 0
+    d = float(np.median(rule.centre)) - expected
+    return int(np.floor(d)) if d < 0 else int(np.ceil(d))
 
 
 def _bridge(

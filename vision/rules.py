@@ -17,7 +17,7 @@ horizontal, vertical ones by transposing the crop.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -223,6 +223,23 @@ def locate(
                   float(seen2[i].mean()))
         for i, prof in enumerate(family)
     ]
+
+
+def extend(family: list[FoundRule], lo: int, hi: int) -> list[FoundRule]:
+    """The rules of ``family`` (same extent along) carried on to span ``lo .. hi - 1``, at
+    their end's place and ink: a page rectified a few pixels off leaves a box's corners
+    beyond the extent the layout gives its rules, and the rules must be erased there too
+    (the top and bottom edges' ends, joined by the side edge's blurred fringe, read as a
+    1 before a table's first digit: 72 read 172)."""
+    if not family or len(family[0].centre) == 0:
+        return family
+    start, n = family[0].lo, len(family[0].centre)
+    lo, hi = min(lo, start), max(hi, start + n)
+    if (lo, hi) == (start, start + n):
+        return family
+    pad = (start - lo, hi - start - n)
+    return [replace(f, lo=lo, centre=np.pad(f.centre, pad, mode="edge"),
+                    dark=np.pad(f.dark, pad, mode="edge")) for f in family]
 
 
 def _bands(family: list[FoundRule], h: int, extra: float):
