@@ -906,6 +906,30 @@ def test_a_score_that_fits_another_word_at_the_same_place_flags_the_word():
     assert other.word.confidence >= FLAG_THRESHOLD and other.score.confidence < FLAG_THRESHOLD
 
 
+def test_a_score_that_fits_the_same_word_at_another_place_flags_the_reference():
+    """DURERA written at H8 for its 16 points under a camera shake, the 8 cut as a 5 and read
+    so at 0.98: DURERA is worth 14 at H5, so the 16 reads as the player's miscount and H5
+    passed, sure. Both stories fit (a place misread, or a count missed): the reference goes
+    to the arbiter with the score. A score that fits the word at no other place leaves the
+    reference as read."""
+    from vision.reader import FLAG_THRESHOLD
+
+    moves = [Candidate("H8", "DURERA", 16), Candidate("H5", "DURERA", 14), Candidate("H4", "DURERA", 18),
+             Candidate("H8", "DURER", 14)]
+    sure = {i: {"p": 0.98} for i in range(6)}
+    word = word_cells("DURERA", overrides=sure)
+
+    def read(score: str):
+        return decode(group_readings(word + comb("ref", "H5", sure) + comb("score", score, sure)), moves)
+
+    d = read("16")
+    assert d.ref.value == "H5" and d.ref.confidence < FLAG_THRESHOLD
+    assert d.score.value == 16 and d.score.confidence < FLAG_THRESHOLD
+    assert read("14").ref.confidence >= FLAG_THRESHOLD
+    other = read("17")
+    assert other.ref.confidence >= FLAG_THRESHOLD and other.score.confidence < FLAG_THRESHOLD
+
+
 def test_a_score_digit_read_unsurely_is_not_made_sure_by_the_move():
     """KEPI written at 15G for 48 (it is worth 45: a miscount, which the player answers for),
     the 8 read 5 at 0.86, 8 at 0.02: the move's 45 agreed with the ink and made it sure at

@@ -641,6 +641,8 @@ def decode(
         score_field.confidence = min(score_field.confidence, DISAGREE)
     if _score_fits_a_rival(bmove, free_score if has_score else None, cands):
         word_conf = min(word_conf, GUESSED)
+    if has_ref and _score_fits_another_place(bmove, score_field.value if has_score else None, cands):
+        ref_field.confidence = min(ref_field.confidence, DISAGREE)
     if bmove is not None and any(c.word != bmove.word and c.word.upper() == bword.upper() for c in cands):
         # the score is what checks the circles (a joker scores nothing): where the legal moves
         # leave the jokers open, they are no surer than the score read (a big round O taken
@@ -838,6 +840,18 @@ def _score_fits_a_rival(move: Candidate | None, score: object, cands: Sequence[C
     if move is None or not isinstance(score, int) or score == move.score:
         return False
     return any(_rivals(move, score, cands))
+
+
+def _score_fits_another_place(move: Candidate | None, score: object, cands: Sequence[Candidate]) -> bool:
+    """Whether the score read is not the retained move's but exactly the same word's at
+    another place: the reference, not the count, may be what is misread (DURERA at H8 for
+    16 under a camera shake, its 8 cut as a 5 and read so at 0.98: DURERA is worth 14 at
+    H5, and the 16 passed for the player's miscount). The score alone flagged, the arbiter
+    would sanction a count that was right, at a place that was wrong."""
+    if move is None or not isinstance(score, int) or score == move.score:
+        return False
+    word = move.word.upper()
+    return any(c.word.upper() == word and c.score == score and c.ref != move.ref for c in cands)
 
 
 def _rivals(move: Candidate, score: int, cands: Sequence[Candidate]) -> Iterator[Candidate]:
