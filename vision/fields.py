@@ -142,8 +142,9 @@ class Fields:
     alternatives: dict[str, dict[int, Glyph]] = field(default_factory=dict)
     #: the table box, when a digit may hide unread in it: a pen stroke left out of every glyph, a
     #: stroke lying on a rule before the first digit, or a pale pen (whose strokes on a rule
-    #: are erased with it). The score box likewise, flagged only where the move that would
-    #: vouch for it is in doubt. Elsewhere no leading "1" can have been lost.
+    #: are erased with it, and whose light 1 may vanish in dim light). The score box likewise
+    #: (a pale pen only where the number starts in its first cell or off the cells), flagged
+    #: only where the move that would vouch for it is in doubt. Elsewhere no leading "1" can have been lost.
     hidden: set[str] = field(default_factory=set)
     #: the table's strokes with a piece joined to the character beside it (a 1's long
     #: lead-in cut off from its upright reads as a 1 of its own: 13 → 113); the reader
@@ -1156,7 +1157,10 @@ def _cut(
     # where the game cannot vouch for it (the others have the game)
     start = _first_centred_cell(out, comb, x0) if field in ("table", "score") else None
     hidden = field in ("table", "score") and bool(out) and (
-        (got.faint and (start is None or start == 0))  # a faint 1 on a rule, unless centred past cell 0
+        # a faint 1 on a rule, unless the number is centred past cell 0; in the table, a faint
+        # 1 anywhere: centred in the cell before, a light pencil 1 in dim light may leave no
+        # trace to flag (127 read 27, sure), and the table has no game to check it
+        (got.faint and (field == "table" or start is None or start == 0))
         or (start is None and min(c for _, c in out) == 0)  # written freely from the edge
         or _unread_strokes(out, pieces, comb_labs, stats, cell)
         or _stroke_on_rule_before(out, pieces, stats, raw, sub, on_rule, rules, cell, min_area)
@@ -1386,7 +1390,8 @@ def _first_centred_cell(out: dict, comb: list[Box4], x0: int) -> int | None:
     cell (None when written freely over the comb). A leading 1 is lost when it lies on a
     printed rule: a writer who centres his digits would have centred that 1 in the cell
     before, away from any rule, where it is cut like the others (or left as a faint trace,
-    flagged); a free writer may have put it on the box's outer edge, which a stroke does not
+    flagged: in a pale pen, too faint even for that, which :func:`_cut` allows for in the
+    table); a free writer may have put it on the box's outer edge, which a stroke does not
     visibly thicken."""
     if not comb or not out:
         return None
