@@ -512,6 +512,34 @@ def test_a_score_flagged_for_a_hidden_1_beside_a_reference_in_doubt_sends_the_wo
     assert "ref" in plain and "score" not in plain and "word" not in plain
 
 
+def test_a_reference_no_surely_read_field_vouches_for_is_flagged():
+    """DOUMA written at H8 for 16 in Steve Hand's violet ink, the 8 read 5 at 0.97 and the 1
+    of 16 lost: H5 (DOUMA is worth 14 there), beside a word in doubt and a score 6 that fits
+    no move. The reference chose the place by its own ink and nothing else vouches for it:
+    it goes to the arbiter. A word read surely, or the move's score, vouches for it as before."""
+    from types import SimpleNamespace
+
+    from vision.reader import _field_flags
+
+    moves = [Candidate("H8", "DOUMA", 16), Candidate("H5", "DOUMA", 14), Candidate("H4", "DOUMA", 18),
+             Candidate("H5", "DOUME", 14)]
+    sure = {i: {"p": 0.99} for i in range(3)}
+    capture = SimpleNamespace(hidden=set(), doubtful=set(), marked={"grid", "ref", "score"})
+
+    def flags(last_letter: float, score: str) -> list[str]:
+        cells = word_cells("DOUMA", overrides={4: {"p": last_letter, "second": "E", "p2": 0.98 - last_letter},
+                                               **{i: {"p": 0.99} for i in range(4)}})
+        groups = group_readings(cells + comb("ref", "H5", sure) + comb("score", score, sure))
+        d = decode(groups, moves)
+        assert (d.word.value, d.ref.value, d.move.ref) == ("DOUMA", "H5", "H5")
+        assert d.ref.confidence >= 0.95  # the ink alone is sure
+        return _field_flags(d, capture, groups, 1, 0.95)
+
+    assert {"word", "score", "ref"} <= set(flags(0.55, "6"))
+    assert "ref" not in flags(0.99, "6")  # the word read surely places the move
+    assert "ref" not in flags(0.55, "14")  # the move's score
+
+
 def test_a_reference_or_score_one_character_short_of_the_moves_is_flagged():
     """SE at O12 for 16, written off the boxes in a hand whose 1s are hair-thin: O2 and 6.
     SE is worth 6 at 13J, so the score read surely fits a legal move and passed. A reference

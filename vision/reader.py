@@ -233,7 +233,21 @@ def _field_flags(decoded: Decoded, fields: Fields, groups, word_row: int, thresh
     if _score_unvouched(fields, flagged) and "score" not in flagged:
         flagged.append("score")
     doubts = own + [name for name in ("ref", "score") if name in flagged and name not in own]
-    return flagged + [name for name in _score_disowns_move(decoded, doubts) if name not in flagged]
+    flagged += [name for name in _score_disowns_move(decoded, doubts) if name not in flagged]
+    return flagged + [name for name in _place_unvouched(decoded, doubts) if name not in flagged]
+
+
+def _place_unvouched(decoded: Decoded, flagged: list[str]) -> list[str]:
+    """The reference, when the word is in doubt and the score, in doubt too, is not the
+    retained move's: nothing read surely vouches for the move's place, which its own ink
+    chose, and the reference stands on that ink alone (DOUMA at H8 for 16 in Steve Hand's
+    violet ink, the 8 read 5 at 0.97 and the 1 of 16 lost: H5, where DOUMA is worth 14,
+    beside a word and a score 6 both in doubt)."""
+    move = decoded.move
+    if ("word" in flagged and "score" in flagged and "ref" not in flagged and move is not None
+            and decoded.ref.value is not None and decoded.score.value != move.score):
+        return ["ref"]
+    return []
 
 
 def _struck_unconfirmed(groups, flagged: list[str]) -> list[str]:
