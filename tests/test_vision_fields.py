@@ -562,6 +562,28 @@ def test_a_page_rectified_a_few_pixels_off_leaves_no_corner_of_a_box_behind():
             assert got == (2, 3, False), (seed, dx, dy, got)
 
 
+def test_a_box_whose_rules_lie_at_the_search_windows_end_is_doubtful():
+    """76 under two fingers, the page rectified 15 px off (as far as a box's rules are
+    sought): the top edge was found at the crop's end, where the 7's bar erased with it
+    could not be measured, and 16 was read, sure. A box whose outer rules lie at their
+    search window's end, are not seen, or move apart from each other is doubtful; a page
+    a few pixels off, or exact, is not."""
+    layout = Layout.load()
+    for seed in range(3):
+        for (dx, dy), astray in (((0, -15), True), ((0, 15), True), ((-15, 0), True), ((0, -6), False),
+                                 ((6, 4), False), ((0, 0), False)):
+            rng = np.random.default_rng(seed)
+            paper, _ = write_bulletin(BulletinContent(76, "MUS", "C10", 13), STYLES["test_serre"], rng,
+                                      mistakes=Mistakes(crossed_out=0.0))
+            fx = PhotoEffects(max_tilt_deg=10, upside_down=0, max_rotation_deg=5, shadow=0)
+            page = find_page(photograph(paper, rng, fx)[0], layout).image
+            h, w = page.shape[:2]
+            moved = cv2.warpAffine(page, np.float32([[1, 0, dx], [0, 1, dy]]), (w, h),
+                                   borderMode=cv2.BORDER_REPLICATE)
+            doubtful = cut_fields(moved, layout, 0.2).doubtful
+            assert ("table:recalage" in doubtful) == astray, (seed, dx, dy, sorted(doubtful))
+
+
 def test_a_faint_trace_broken_into_specks_is_one_stroke():
     """The 5 of 25 in dark pencil on noisy paper, too pale to cut: above the trace level it
     is a trail of specks, none taller than a fifth of the cell, beside a lone speck of noise

@@ -1034,6 +1034,7 @@ class _Cut(NamedTuple):
     pale_beside: set[tuple[int, int]]  # table cells with ink too pale to cut beside the digit
     pale_loops: dict[tuple[int, int], np.ndarray]  # table, score digits whose pale ink closes a loop
     apart: bool = False  # the alternative parts strokes that do not touch, no stroke cut
+    astray: bool = False  # an outer rule found at its search window's end: the page is off
 
 
 def _cut(
@@ -1166,7 +1167,30 @@ def _cut(
         or _stroke_on_rule_before(out, pieces, stats, raw, sub, on_rule, rules, cell, min_area)
     )
     return _Cut(out, doubtful - set(out), marked or bool(out) or bool(doubtful), alternative, hidden,
-                joined_cut, pale, loops, apart)
+                joined_cut, pale, loops, apart, combed and _astray(rules, xs, ys, search))
+
+
+#: an outer rule of a combed box found this close (pixels) to its search window's end
+ASTRAY_END = 2
+
+
+def _astray(rules: _RuleSet, xs: list[int], ys: list[int], search: int) -> bool:
+    """Whether the box's outer rules were found where a page rectified as far off as the
+    search reaches leaves them (two fingers on two markers): one at its search window's
+    end (it may lie beyond), one not seen, or two opposite edges moved apart by more than
+    half the search (one of them is something else). The cut is then not to be trusted
+    (76 read 16, the 7's bar erased with a top edge found at the crop's end, where its
+    thickening could not be measured)."""
+    if len(rules.rows) < 2 or len(rules.cols) < 2:
+        return True
+    pairs = ((rules.rows[0], ys[0], rules.rows[-1], ys[-1]), (rules.cols[0], xs[0], rules.cols[-1], xs[-1]))
+    for a, at_a, b, at_b in pairs:
+        if not (len(a.centre) and len(b.centre)) or min(a.seen, b.seen) < 0.5:
+            return True
+        da, db = float(np.median(a.centre)) - at_a, float(np.median(b.centre)) - at_b
+        if max(abs(da), abs(db)) >= search - ASTRAY_END or abs(da - db) > search / 2:
+            return True
+    return False
 
 
 #: a glyph whose top comes this close (share of a cell) to its box's top edge …
@@ -1725,6 +1749,8 @@ def cut_fields(bgr: np.ndarray, layout: Layout, tolerance: float = 0.09) -> Fiel
                 apart.add(name)
         if cut.joined:
             joined_cuts[name] = {c: g for (_, c), g in cut.joined.items()}
+        if cut.astray and cut.glyphs:
+            doubtful.add(f"{name}:recalage")
         pale_beside |= {f"{name}:{c}" for _, c in cut.pale_beside}
         pale_loops |= {f"{name}:{rc[1]}": replace(cut.glyphs[rc], image=image)
                        for rc, image in cut.pale_loops.items()}
