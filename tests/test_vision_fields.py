@@ -384,7 +384,7 @@ def test_a_second_cut_between_strokes_is_told_from_one_across_a_stroke():
 def test_a_table_read_as_one_character_much_wider_than_the_writers_others_is_doubtful():
     """91 written freely, the 9 and the 1 touching in one cell with no gap to cut at: one
     character, read 9 at 0.96. A table of one digit as wide as the writer's others is no
-    doubt; one much wider is two digits touching; a wide character beside others in the
+    doubt; one much wider, or much wider for its height, is two digits touching; a wide character beside others in the
     table has its own rule (a second cut)."""
     from vision.fields import Glyph, _lone_wide_table
 
@@ -403,6 +403,13 @@ def test_a_table_read_as_one_character_much_wider_than_the_writers_others_is_dou
     lone["score"] = {0: g("score", 0, 54, 29)}
     lone["ref"] = {0: g("ref", 0, 43, 10)}
     assert _lone_wide_table(lone) == set()  # one other character: no measure of the hand
+    # 28 written freely in a smaller hand, the 2 packed into the 8: only 1.31 times as wide
+    # as the writer's other digits, but 1.47 times as wide for its height (read 8, sure)
+    small = {"table": {1: g("table", 1, 43, 47)},
+             "ref": {0: g("ref", 0, 54, 39), 2: g("ref", 2, 46, 34)}, "score": {2: g("score", 2, 48, 36)}}
+    assert _lone_wide_table(small) == {"table:1"}
+    small["table"] = {1: g("table", 1, 43, 40)}  # 1.25 times as wide for its height: one digit
+    assert _lone_wide_table(small) == set()
 
 
 def test_a_flat_stroke_just_above_the_box_makes_the_digit_under_it_reach_the_edge():
