@@ -384,8 +384,8 @@ def test_a_second_cut_between_strokes_is_told_from_one_across_a_stroke():
 def test_a_table_read_as_one_character_much_wider_than_the_writers_others_is_doubtful():
     """91 written freely, the 9 and the 1 touching in one cell with no gap to cut at: one
     character, read 9 at 0.96. A table of one digit as wide as the writer's others is no
-    doubt; one much wider, or much wider for its height, is two digits touching; a wide character beside others in the
-    table has its own rule (a second cut)."""
+    doubt; one much wider, or much wider for its height, is two digits touching; a wide
+    character beside others in the table has its own rule (a second cut)."""
     from vision.fields import Glyph, _lone_wide_table
 
     def g(field: str, col: int, h: int, w: int) -> Glyph:
@@ -406,7 +406,8 @@ def test_a_table_read_as_one_character_much_wider_than_the_writers_others_is_dou
     # 28 written freely in a smaller hand, the 2 packed into the 8: only 1.31 times as wide
     # as the writer's other digits, but 1.47 times as wide for its height (read 8, sure)
     small = {"table": {1: g("table", 1, 43, 47)},
-             "ref": {0: g("ref", 0, 54, 39), 2: g("ref", 2, 46, 34)}, "score": {2: g("score", 2, 48, 36)}}
+             "ref": {0: g("ref", 0, 54, 39), 2: g("ref", 2, 46, 34)},
+             "score": {2: g("score", 2, 48, 36)}}
     assert _lone_wide_table(small) == {"table:1"}
     small["table"] = {1: g("table", 1, 43, 40)}  # 1.25 times as wide for its height: one digit
     assert _lone_wide_table(small) == set()
@@ -547,6 +548,20 @@ def test_a_combs_rules_are_found_at_a_peak_not_at_the_search_windows_end():
     assert _strongest_peak(np.array([[0.0, 0.1, 0.5, 0.2, 0.0]])).tolist() == [2]
 
 
+def _moved_pages(seed: int, table: int, shifts) -> list:
+    """One bulletin's rectified page moved by each (dx, dy) of ``shifts``: a page
+    rectified that far off (two fingers on two markers)."""
+    layout = Layout.load()
+    rng = np.random.default_rng(seed)
+    paper, _ = write_bulletin(BulletinContent(table, "MUS", "C10", 13), STYLES["test_serre"], rng,
+                              mistakes=Mistakes(crossed_out=0.0))
+    fx = PhotoEffects(max_tilt_deg=10, upside_down=0, max_rotation_deg=5, shadow=0)
+    page = find_page(photograph(paper, rng, fx)[0], layout).image
+    h, w = page.shape[:2]
+    return [cv2.warpAffine(page, np.float32([[1, 0, dx], [0, 1, dy]]), (w, h),
+                           borderMode=cv2.BORDER_REPLICATE) for dx, dy in shifts]
+
+
 def test_a_page_rectified_a_few_pixels_off_leaves_no_corner_of_a_box_behind():
     """A page pinned by two markers (two fingers on the others), rectified 10 px off: the
     rules of a box are found where they are, but the top and bottom edges were erased only
@@ -554,16 +569,9 @@ def test_a_page_rectified_a_few_pixels_off_leaves_no_corner_of_a_box_behind():
     fringe, were cut as a 1 before the table's first digit (72 read 172, sure), or as a
     letter in the grid. The rules now reach the outer rules where these were found."""
     layout = Layout.load()
+    shifts = ((-10, 0), (-8, -7), (9, 6))
     for seed in range(4):
-        for dx, dy in ((-10, 0), (-8, -7), (9, 6)):
-            rng = np.random.default_rng(seed)
-            paper, _ = write_bulletin(BulletinContent(72, "MUS", "C10", 13), STYLES["test_serre"], rng,
-                                      mistakes=Mistakes(crossed_out=0.0))
-            fx = PhotoEffects(max_tilt_deg=10, upside_down=0, max_rotation_deg=5, shadow=0)
-            page = find_page(photograph(paper, rng, fx)[0], layout).image
-            h, w = page.shape[:2]
-            moved = cv2.warpAffine(page, np.float32([[1, 0, dx], [0, 1, dy]]), (w, h),
-                                   borderMode=cv2.BORDER_REPLICATE)
+        for (dx, dy), moved in zip(shifts, _moved_pages(seed, 72, shifts), strict=True):
             fields = cut_fields(cv2.GaussianBlur(moved, (0, 0), 2.0), layout, 0.2)
             got = (len(fields.combs["table"]), len(fields.grid), "table" in fields.hidden)
             assert got == (2, 3, False), (seed, dx, dy, got)
@@ -576,17 +584,11 @@ def test_a_box_whose_rules_lie_at_the_search_windows_end_is_doubtful():
     search window's end, are not seen, or move apart from each other is doubtful; a page
     a few pixels off, or exact, is not."""
     layout = Layout.load()
+    cases = (((0, -15), True), ((0, 15), True), ((-15, 0), True), ((0, -6), False), ((6, 4), False),
+             ((0, 0), False))
+    shifts = [shift for shift, _ in cases]
     for seed in range(3):
-        for (dx, dy), astray in (((0, -15), True), ((0, 15), True), ((-15, 0), True), ((0, -6), False),
-                                 ((6, 4), False), ((0, 0), False)):
-            rng = np.random.default_rng(seed)
-            paper, _ = write_bulletin(BulletinContent(76, "MUS", "C10", 13), STYLES["test_serre"], rng,
-                                      mistakes=Mistakes(crossed_out=0.0))
-            fx = PhotoEffects(max_tilt_deg=10, upside_down=0, max_rotation_deg=5, shadow=0)
-            page = find_page(photograph(paper, rng, fx)[0], layout).image
-            h, w = page.shape[:2]
-            moved = cv2.warpAffine(page, np.float32([[1, 0, dx], [0, 1, dy]]), (w, h),
-                                   borderMode=cv2.BORDER_REPLICATE)
+        for ((dx, dy), astray), moved in zip(cases, _moved_pages(seed, 76, shifts), strict=True):
             doubtful = cut_fields(moved, layout, 0.2).doubtful
             assert ("table:recalage" in doubtful) == astray, (seed, dx, dy, sorted(doubtful))
 

@@ -144,7 +144,8 @@ class Fields:
     #: stroke lying on a rule before the first digit, or a pale pen (whose strokes on a rule
     #: are erased with it, and whose light 1 may vanish in dim light). The score box likewise
     #: (a pale pen only where the number starts in its first cell or off the cells), flagged
-    #: only where the move that would vouch for it is in doubt. Elsewhere no leading "1" can have been lost.
+    #: only where the move that would vouch for it is in doubt. Elsewhere no leading "1" can
+    #: have been lost.
     hidden: set[str] = field(default_factory=set)
     #: the table's strokes with a piece joined to the character beside it (a 1's long
     #: lead-in cut off from its upright reads as a 1 of its own: 13 → 113); the reader
@@ -548,12 +549,19 @@ def _find_rules(
     return _RuleSet(rows, cols)
 
 
-def _shift(rule: FoundRule, expected: int) -> int:
-    """How far (whole pixels, outwards rounded) a rule was found from its expected place;
-    0 where it was not seen on most of its length."""
+def _offset(rule: FoundRule, expected: int) -> float | None:
+    """How far (pixels) a rule was found from its expected place; None where it was not
+    seen on most of its length."""
     if rule.seen < 0.5 or not len(rule.centre):
+        return None
+    return float(np.median(rule.centre)) - expected
+
+
+def _shift(rule: FoundRule, expected: int) -> int:
+    """:func:`_offset` in whole pixels, rounded outwards; 0 for a rule not seen."""
+    d = _offset(rule, expected)
+    if d is None:
         return 0
-    d = float(np.median(rule.centre)) - expected
     return int(np.floor(d)) if d < 0 else int(np.ceil(d))
 
 
@@ -1034,7 +1042,7 @@ class _Cut(NamedTuple):
     pale_beside: set[tuple[int, int]]  # table cells with ink too pale to cut beside the digit
     pale_loops: dict[tuple[int, int], np.ndarray]  # table, score digits whose pale ink closes a loop
     apart: bool = False  # the alternative parts strokes that do not touch, no stroke cut
-    astray: bool = False  # an outer rule found at its search window's end: the page is off
+    astray: bool = False  # outer rules at their search's end, unseen or apart: the page is off
 
 
 def _cut(
@@ -1185,9 +1193,9 @@ def _astray(rules: _RuleSet, xs: list[int], ys: list[int], search: int) -> bool:
         return True
     pairs = ((rules.rows[0], ys[0], rules.rows[-1], ys[-1]), (rules.cols[0], xs[0], rules.cols[-1], xs[-1]))
     for a, at_a, b, at_b in pairs:
-        if not (len(a.centre) and len(b.centre)) or min(a.seen, b.seen) < 0.5:
+        da, db = _offset(a, at_a), _offset(b, at_b)
+        if da is None or db is None:
             return True
-        da, db = float(np.median(a.centre)) - at_a, float(np.median(b.centre)) - at_b
         if max(abs(da), abs(db)) >= search - ASTRAY_END or abs(da - db) > search / 2:
             return True
     return False
@@ -1607,8 +1615,9 @@ WIDE_ASPECT = 1.4
 
 def _lone_wide_table(combs: dict[str, dict[int, Glyph]]) -> set[str]:
     """The table's cell when the table is read as a single character much wider than the
-    writer's others (``WIDE_PAIR``, 1s aside), or much wider for its height (``WIDE_ASPECT``): two digits written touching in one cell, with
-    no gap to cut them at, read as one (91 read 9, 55 read 5, sure at 0.99); or made of two
+    writer's others (``WIDE_PAIR``, 1s aside), or much wider for its height (``WIDE_ASPECT``):
+    two digits written touching in one cell, with no gap to cut them at, read as one (91
+    read 9, 55 read 5, 28 read 8, sure at 0.99); or made of two
     tall strokes side by side (``_side_by_side``), however narrow. A table of one digit is
     written as narrow as the writer's other digits; only the table is concerned, since the
     game checks the reference and the score."""
