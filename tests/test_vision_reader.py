@@ -263,6 +263,34 @@ def test_a_one_that_may_touch_the_next_digit_flags_the_table():
     assert "table:cut" not in unsure.doubtful
 
 
+def test_a_one_cut_off_flags_the_table_only_beside_the_digit_read_and_as_tall():
+    """172 written freely, the slanted 1 joined to the 7's bar: one character, read 7, sure.
+    A 1 cut off it that leaves the 7 the whole was read as, both as tall as the character,
+    is ink the reading ignored: the table is flagged. What a 1 cut off leaves that reads
+    otherwise (a 9's loop off its stem reads 0), or a piece much shorter than the character
+    (a 4's left stroke stops at its bar), raises no doubt."""
+    from vision.fields import Fields, Glyph
+    from vision.reader import _best_cuts
+    from vision.recognise import Recogniser
+
+    recogniser = Recogniser.load()
+    kept = [_drawn("17", 0), _drawn("2", 1)]
+    readings = recogniser.read(kept)
+    assert [r.best for r in readings] == ["7", "2"]
+
+    def doubtful(pieces: dict) -> bool:
+        fields = Fields({}, {"table": dict(enumerate(kept))}, np.zeros((1, 1), np.float32), 200.0,
+                        100.0, touching_one={"table": pieces | {len(pieces): kept[1]}})
+        _best_cuts(fields, kept, readings, recogniser)
+        return "table:cut" in fields.doubtful
+
+    assert doubtful({0: _drawn("1", 0), 1: _drawn("7", 1)})
+    assert not doubtful({0: _drawn("1", 0), 1: _drawn("0", 1)})
+    seven = _drawn("7", 1)
+    short = seven.image[: seven.image.shape[0] * 3 // 4].copy()  # still read 7, sure
+    assert not doubtful({0: _drawn("1", 0), 1: Glyph("table", 0, 1, short, seven.window, 0.1, 45.0)})
+
+
 def test_a_digit_read_otherwise_once_the_edge_it_touches_is_given_back_is_doubtful():
     """109 in violet ink, the top of the 9's loop drawn on the box's top edge and erased with
     it: the rest read 4, sure (104). Seen again with the thickened edge's ink over it

@@ -732,8 +732,9 @@ def _at_gaps(chars: list[tuple[list[int], tuple[int, int] | None]], labels: np.n
     return split
 
 
-#: a character at least this wide for its height may be a 1 merged into a digit …
-ONE_MERGED = 0.85
+#: a character at least this wide for its height may be a 1 merged into a digit (was 0.85:
+#: a slanted 1 joined to a 7's bar, in a hand whose 6s are as wide, is 0.75: 172 read 72) …
+ONE_MERGED = 0.7
 #: … cut off where a single run of ink crosses it no longer than this share of its height,
 #: within a 1's width of its side (a thick pen's 16 as one blob, read 6: 160 → 60)
 ONE_NECK = 0.45
@@ -1563,8 +1564,9 @@ def _plausible_cuts(
 ) -> dict[str, dict[int, Glyph]]:
     """Keep a number's second cut only where its widest character is much wider than the
     writer's other characters in the boxes (two digits touching, not a wide 2). A cut that
-    takes only a 1's width off a character a little wider than the others is returned
-    apart: whether a 1 touches that digit is for the recogniser to say, never to read. The
+    takes only a 1's width off a character a little wider than the others, or off any of
+    the table's (which the game does not check), is returned apart: whether a 1 touches that
+    digit is for the recogniser to say (``reader._one_beside_digit``), never to read. The
     widest character of another number offered a second cut is no measure of the writer's
     width: it may be two (55 read 5 beside a score whose 4 and 9 touch, 80 px wide)."""
     touching_one = {}
@@ -1586,7 +1588,7 @@ def _plausible_cuts(
         wide = WIDE_APART if name in apart or (name == "table" and len(mine) == 1) else WIDE_PAIR
         if not others or widest.image.shape[1] >= wide * float(np.median(others)):
             continue
-        if (widest.image.shape[1] >= WIDE_WITH_ONE * float(np.median(others))
+        if ((name == "table" or widest.image.shape[1] >= WIDE_WITH_ONE * float(np.median(others)))
                 and ones_split_off(mine, alternatives[name])):
             touching_one[name] = alternatives[name]
         del alternatives[name]

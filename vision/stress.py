@@ -186,6 +186,24 @@ def _rot90(paper, rng):
     return shot
 
 
+def _glare(paper, rng):
+    """A ceiling light's reflection on the page: a bright, soft-edged patch where the ink
+    fades (partly erased strokes are what can turn an 8 into a 3)."""
+    shot = _shoot(paper, rng, _fx())
+    c = np.asarray(shot.corners, np.float32)
+    u, v = rng.uniform(0.1, 0.95), rng.uniform(0.1, 0.6)  # over the fields, mostly
+    x, y = (1 - v) * ((1 - u) * c[0] + u * c[1]) + v * ((1 - u) * c[3] + u * c[2])
+    side = float(np.linalg.norm(c[1] - c[0]))
+    axes = (int(side * rng.uniform(0.08, 0.2)), int(side * rng.uniform(0.05, 0.12)))
+    patch = np.zeros(shot.photo.shape[:2], np.float32)
+    cv2.ellipse(patch, (int(x), int(y)), axes, float(rng.uniform(0, 180)), 0, 360, 1.0, -1)
+    patch = cv2.GaussianBlur(patch, (0, 0), max(axes) * 0.4 + 1)
+    patch *= rng.uniform(0.45, 0.85) / max(float(patch.max()), 1e-6)
+    photo = shot.photo.astype(np.float32)
+    shot.photo = np.clip(photo + (255 - photo) * patch[..., None], 0, 255).astype(np.uint8)
+    return shot
+
+
 def _plain(paper, rng):
     return _shoot(paper, rng, _fx())
 
@@ -230,6 +248,7 @@ CONDITIONS: dict[str, Condition] = {
     "feutre_qui_bave": Condition(_plain, "feutre", ("feutre",)),
     "balance_blancs": Condition(_white_balance),
     "bouge": Condition(_motion),
+    "reflet": Condition(_glare),
     "scan_150dpi": Condition(_scan150),
     "ombre_marqueur": Condition(_shadow_marker),
     "doigt_marqueur": Condition(_finger),
