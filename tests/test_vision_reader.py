@@ -289,6 +289,11 @@ def test_a_one_cut_off_flags_the_table_only_beside_the_digit_read_and_as_tall():
     seven = _drawn("7", 1)
     short = seven.image[: seven.image.shape[0] * 3 // 4].copy()  # still read 7, sure
     assert not doubtful({0: _drawn("1", 0), 1: Glyph("table", 0, 1, short, seven.window, 0.1, 45.0)})
+    ones = [_drawn("11", 0)]  # two 1s touching, cut into 1s only: how many were written?
+    fields = Fields({}, {"table": {0: ones[0]}}, np.zeros((1, 1), np.float32), 200.0, 100.0,
+                    touching_one={"table": {0: _drawn("1", 0), 1: _drawn("1", 1)}})
+    _best_cuts(fields, ones, recogniser.read(ones), recogniser)
+    assert "table:cut" in fields.doubtful
 
 
 def test_a_digit_read_otherwise_once_the_edge_it_touches_is_given_back_is_doubtful():

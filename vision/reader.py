@@ -300,8 +300,8 @@ ONE_BESIDE_TALL = 0.85
 def _one_beside_digit(kept: dict, cut: dict, ones: list[int], other: dict, readings, name: str) -> bool:
     """Whether a 1 cut off a character leaves the digit the whole character was read as, both
     as tall as the character: the 1 is then ink the reading ignored (a slanted 1 joined to a
-    7's bar: 172 read 72, sure). A 9's loop cut off its straight stem reads 0, not 9: the
-    stem is the 9's own."""
+    7's bar: 172 read 72, sure), and so is a character cut into 1s only. A 9's loop cut off
+    its straight stem reads 0, not 9: the stem is the 9's own."""
     def among(g, others) -> bool:
         return any(o.image.shape == g.image.shape and np.array_equal(o.image, g.image) for o in others)
 
@@ -311,7 +311,7 @@ def _one_beside_digit(kept: dict, cut: dict, ones: list[int], other: dict, readi
     pieces = {c: g for c, g in cut.items() if not among(g, kept.values())}
     rest = [c for c in pieces if c not in ones]
     return (all(g.image.shape[0] >= ONE_BESIDE_TALL * height for g in pieces.values())
-            and any(other[c].best in whole for c in rest))
+            and (not rest or any(other[c].best in whole for c in rest)))  # all 1s: 11 read 1
 
 
 def _best_cuts(fields: Fields, glyphs: list[Glyph], readings, recogniser: Recogniser):
