@@ -1551,12 +1551,18 @@ WIDE_APART = 1.2
 ONE_WIDTH = 0.45
 
 
+def pieces_not_in(cut: dict[int, Glyph], kept: Iterable[Glyph]) -> list[int]:
+    """The columns of ``cut`` holding a glyph that ``kept`` has not, pixel for pixel: the
+    pieces one cut made where the other kept a whole character (either way round)."""
+    kept = list(kept)
+    return [c for c, g in cut.items()
+            if not any(k.image.shape == g.image.shape and np.array_equal(k.image, g.image) for k in kept)]
+
+
 def ones_split_off(kept: Iterable[Glyph], cut: dict[int, Glyph]) -> list[int]:
     """The columns of ``cut`` holding a character the ``kept`` cut has not (a piece split
     off) as narrow as a 1."""
-    shapes = {g.image.shape for g in kept}
-    return [c for c, g in cut.items()
-            if g.image.shape not in shapes and g.image.shape[1] < ONE_WIDTH * g.image.shape[0]]
+    return [c for c in pieces_not_in(cut, kept) if cut[c].image.shape[1] < ONE_WIDTH * cut[c].image.shape[0]]
 
 
 def _plausible_cuts(

@@ -17,7 +17,7 @@ import numpy as np
 from engine.board import Board
 
 from .decode import Candidate, Decoded, FieldValue, decode, group_readings
-from .fields import Fields, Glyph, cut_fields, lean, ones_split_off, open_core
+from .fields import Fields, Glyph, cut_fields, lean, ones_split_off, open_core, pieces_not_in
 from .layout import Layout
 from .load import load_image
 from .page import Page, find_page, find_pages
@@ -302,15 +302,12 @@ def _one_beside_digit(kept: dict, cut: dict, ones: list[int], other: dict, readi
     as tall as the character: the 1 is then ink the reading ignored (a slanted 1 joined to a
     7's bar: 172 read 72, sure), and so is a character cut into 1s only. A 9's loop cut off
     its straight stem reads 0, not 9: the stem is the 9's own."""
-    def among(g, others) -> bool:
-        return any(o.image.shape == g.image.shape and np.array_equal(o.image, g.image) for o in others)
-
-    split = {c: g for c, g in kept.items() if not among(g, cut.values())}
+    split = pieces_not_in(kept, cut.values())
     whole = {r.best for r in readings if r.key in {f"{name}:{c}" for c in split}}
-    height = max((g.image.shape[0] for g in split.values()), default=0)
-    pieces = {c: g for c, g in cut.items() if not among(g, kept.values())}
+    height = max((kept[c].image.shape[0] for c in split), default=0)
+    pieces = pieces_not_in(cut, kept.values())
     rest = [c for c in pieces if c not in ones]
-    return (all(g.image.shape[0] >= ONE_BESIDE_TALL * height for g in pieces.values())
+    return (all(cut[c].image.shape[0] >= ONE_BESIDE_TALL * height for c in pieces)
             and (not rest or any(other[c].best in whole for c in rest)))  # all 1s: 11 read 1
 
 
