@@ -958,6 +958,32 @@ def test_a_score_that_fits_the_same_word_at_another_place_flags_the_reference():
     assert other.ref.confidence >= FLAG_THRESHOLD and other.score.confidence < FLAG_THRESHOLD
 
 
+def test_a_place_only_the_ink_tells_needs_each_differing_character_read_surely():
+    """ADOREE written at H7 for 16 under a camera shake, its barred 7 read 4 at 0.85 (H 0.11,
+    7 0.006): ADOREE is worth 16 at H4, H7 and H8, so word and score cannot tell the places
+    apart, and H4's share among references (no letter stands there) was 0.97, unflagged. A
+    differing character read under ``REF_CELL_SURE`` flags the reference; read surely, or
+    where the word is worth the same at no other place, it passes."""
+    from vision.decode import REF_CELL_SURE
+    from vision.reader import FLAG_THRESHOLD
+
+    moves = [Candidate("H4", "ADOREE", 16), Candidate("H7", "ADOREE", 16), Candidate("H8", "ADOREE", 16),
+             Candidate("H3", "ADOREE", 18), Candidate("H4", "ADORE", 14)]
+    sure = {i: {"p": 0.98} for i in range(6)}
+    word = word_cells("ADOREE", overrides=sure) + comb("score", "16", sure)
+
+    def read(p: float, moves=moves):
+        ref = comb("ref", "H4", {0: {"p": 0.99}, 1: {"p": p, "second": "H", "p2": 0.106}})
+        return decode(group_readings(word + ref), moves)
+
+    assert 0.85 < REF_CELL_SURE
+    shaken = read(0.847)
+    assert shaken.ref.value == "H4" and shaken.ref.confidence < FLAG_THRESHOLD
+    assert read(0.93).ref.confidence >= FLAG_THRESHOLD
+    alone = read(0.847, [m for m in moves if m.ref not in ("H7", "H8")])
+    assert alone.ref.value == "H4" and alone.ref.confidence >= FLAG_THRESHOLD
+
+
 def test_a_score_digit_read_unsurely_is_not_made_sure_by_the_move():
     """KEPI written at 15G for 48 (it is worth 45: a miscount, which the player answers for),
     the 8 read 5 at 0.86, 8 at 0.02: the move's 45 agreed with the ink and made it sure at

@@ -423,15 +423,16 @@ _TWINS = {"O": "0", "0": "O", "I": "1", "1": "I"}
 TWIN_SHARE = 0.3
 
 
+def _ref_char_p(cell: CharReading, ch: str) -> float:
+    """How well a reference's cell fits ``ch``: an O and a 0, an I and a 1 count partly for
+    each other (one shape, its position decides)."""
+    twin = _TWINS.get(ch)
+    return cell.p(ch) + (TWIN_SHARE * cell.p(twin) if twin else 0.0)
+
+
 def _ref_likelihoods(readings: Sequence[CharReading]) -> list[tuple[str, float]]:
-    """Each reference of the cells' length (two or three) and how well the cells fit it; an O
-    and a 0, an I and a 1 count partly for each other (one shape, its position decides)."""
-
-    def p(cell: CharReading, ch: str) -> float:
-        twin = _TWINS.get(ch)
-        return cell.p(ch) + (TWIN_SHARE * cell.p(twin) if twin else 0.0)
-
-    return [(ref, math.prod(p(r, ch) for r, ch in zip(readings, ref, strict=True)))
+    """Each reference of the cells' length (two or three) and how well the cells fit it."""
+    return [(ref, math.prod(_ref_char_p(r, ch) for r, ch in zip(readings, ref, strict=True)))
             for ref in _references(len(readings))]
 
 
@@ -643,6 +644,8 @@ def decode(
         word_conf = min(word_conf, GUESSED)
     if has_ref and _score_fits_another_place(bmove, score_field.value if has_score else None, cands):
         ref_field.confidence = min(ref_field.confidence, DISAGREE)
+    if has_ref and _place_rests_on_doubtful_ink(r.ref, ref_field.value, bmove, cands):
+        ref_field.confidence = min(ref_field.confidence, DISAGREE)
     if bmove is not None and any(c.word != bmove.word and c.word.upper() == bword.upper() for c in cands):
         # the score is what checks the circles (a joker scores nothing): where the legal moves
         # leave the jokers open, they are no surer than the score read (a big round O taken
@@ -852,6 +855,32 @@ def _score_fits_another_place(move: Candidate | None, score: object, cands: Sequ
         return False
     word = move.word.upper()
     return any(c.word.upper() == word and c.score == score and c.ref != move.ref for c in cands)
+
+
+#: a reference's character the reader gives less than this, where the retained word is worth
+#: the same score at a place differing in that character, leaves the place to the arbiter
+REF_CELL_SURE = 0.9
+
+
+def _place_rests_on_doubtful_ink(
+    cells: Sequence[CharReading], ref: object, move: Candidate | None, cands: Sequence[Candidate]
+) -> bool:
+    """Whether the retained word is worth the same score at another place whose reference
+    differs from the one read only in characters the ink is unsure of: neither word nor score
+    tells the places apart, the ink alone does, and its share among references (a letter
+    cannot stand there) hides a hesitating cell (ADOREE at H7 for 16 under a camera shake,
+    its barred 7 read 4 at 0.85: ADOREE is worth 16 at H4 too, and H4 passed at 0.97)."""
+    if move is None or not isinstance(ref, str) or len(cells) != len(ref):
+        return False
+    word = move.word.upper()
+    for c in cands:
+        if c.word.upper() != word or c.score != move.score or c.ref == ref or len(c.ref) != len(ref):
+            continue
+        differ = [(cell, mine) for cell, mine, theirs in zip(cells, ref, c.ref, strict=True)
+                  if mine != theirs]
+        if all(_ref_char_p(cell, mine) < REF_CELL_SURE for cell, mine in differ):
+            return True
+    return False
 
 
 def _rivals(move: Candidate, score: int, cands: Sequence[Candidate]) -> Iterator[Candidate]:
