@@ -122,6 +122,27 @@ def test_overlapping_sheets_are_refused_in_french():
     assert reading.status == PLUSIEURS and "côte à côte" in reading.message
 
 
+def test_a_stack_photographed_on_its_top_bulletin_reads_that_one():
+    """Arbiters photograph a stack: the next bulletin (another player's, same move) shows past
+    the top one's edges, markers and table box included. The top one, every marker seen, is
+    read; the one beneath, whose missing markers its top hides, is not, and the photo is
+    not refused. Two sheets laid less over each other stay refused (the test above)."""
+    from vision.glyphs import STYLES
+    from vision.synth import photograph, write_bulletin
+
+    top, below = CONTENTS[0], BulletinContent(99, "MAISONS", "H4", 70)
+    for seed in range(4):
+        rng = np.random.default_rng(seed)
+        paper, _ = write_bulletin(top, STYLES["test_serre"], rng)
+        under, _ = write_bulletin(below, STYLES["test_vif"], rng)
+        photo, corners = photograph(paper, rng, PhotoEffects(max_tilt_deg=15, upside_down=0, shadow=0,
+                                                             blur=(0, 0.5), fill=(0.45, 0.6)), under=under)
+        [page] = find_pages(photo)
+        assert np.abs(page.corners - corners).max() < 4.0, seed
+        reading = read_bulletin(photo, MOVES, tables=[12, 99])
+        assert reading.bulletin()["table"] == 12 and reading.bulletin()["word"] == "MAISONS", seed
+
+
 def test_margins_laid_over_each_other_are_allowed():
     photo, truths = render_table(CONTENTS[:2], seed=9, jpeg=False,
                                  table=TableLayout(max_turn_deg=1, gap_mm=(0, 0), overlap_mm=2))

@@ -122,6 +122,10 @@ SAME_SHEET = 0.3
 #: page quadrilaterals of two sheets may share this share of the smaller one (a margin laid
 #: over the other's margin); beyond, one hides the other: the photo cannot be split
 OVERLAP = 0.12
+#: a sheet this much under another that shows every marker, its own missing ones hidden by
+#: it, is the next bulletin of a stack photographed on its top one: not read, not refused
+#: (less covered, two sheets laid over each other are refused: which one was meant?)
+BENEATH = 0.5
 #: a sheet whose page reaches this share of its size beyond the photo is cut at the edge
 OUTSIDE = 0.04
 #: more bulletins than this on one photo are refused (the grouping's work grows with the
@@ -243,6 +247,25 @@ def _outside(quad: np.ndarray, shape: tuple[int, ...]) -> bool:
                 or quad[:, 0].max() > w + margin or quad[:, 1].max() > h + margin)
 
 
+def _covers(top: Page, other: Page, seen: set[int], targets: dict[int, np.ndarray]) -> bool:
+    """Whether ``other`` lies beneath ``top`` (the next bulletin of a stack photographed on
+    it): ``top`` shows every marker, and each marker ``other`` lacks would stand, at least
+    in part, inside ``top``'s outline, hidden by it. Such a sheet is not read: its fields
+    may be covered."""
+    if top is other or top.markers < len(targets) or len(seen) >= len(targets):
+        return False
+    to_photo = np.linalg.inv(other.homography)
+    outline = top.corners.astype(np.float32).reshape(-1, 1, 2)
+    for i, square in targets.items():
+        if i in seen:
+            continue
+        where = cv2.perspectiveTransform(square.reshape(-1, 1, 2).astype(np.float64), to_photo)
+        if not any(cv2.pointPolygonTest(outline, (float(x), float(y)), False) >= 0
+                   for x, y in where.reshape(-1, 2)):
+            return False
+    return True
+
+
 def _overlap(a: np.ndarray, b: np.ndarray) -> float:
     """Shared area of two convex quadrilaterals, as a share of the smaller."""
     inter, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
@@ -277,6 +300,7 @@ def _sheets(img: np.ndarray, found: dict[int, list[np.ndarray]],
     area = float(img.shape[0] * img.shape[1])
     entries: list[tuple[np.ndarray, Page | VisionError]] = []
     pages: list[Page] = []
+    shown: dict[int, set[int]] = {}  # each page's markers seen
     fits = _Fits(targets)
     for group in _settle(_group(marks, targets, float(np.hypot(w, hh))), fits):
         if len(group) >= 2:
@@ -290,10 +314,15 @@ def _sheets(img: np.ndarray, found: dict[int, list[np.ndarray]],
                     page = Page(None, h, "marqueurs", len(group), quad)  # warped once chosen
                     entries.append((quad, page))
                     pages.append(page)
+                    shown[id(page)] = {m.id for m in group}
                     continue
         quad = group[0].predict(canon)  # one marker (or an implausible group): where its sheet is
         if _outside(quad, img.shape):
             entries.append((quad, VisionError(COUPE, f"{len(group)} repère(s) sur 4")))
+    beneath = [q for q in pages if any(
+        _overlap(p.corners, q.corners) > BENEATH and _covers(p, q, shown[id(q)], targets) for p in pages)]
+    entries = [(quad, e) for quad, e in entries if not any(e is q for q in beneath)]
+    pages = [p for p in pages if not any(p is q for q in beneath)]
     for k, p in enumerate(pages):
         for q in pages[k + 1:]:
             if _overlap(p.corners, q.corners) > OVERLAP:
@@ -459,8 +488,10 @@ def find_pages(img: np.ndarray, layout: Layout | None = None) -> list[Page | Vis
     sheet predicting each other's places); each sheet with two markers or more is rectified.
     A sheet cut at the photo's edge (too few markers, its page beyond the edge) is a
     ``VisionError(COUPE)`` in its place, so the arbiter knows one is missing. Sheets laid
-    over each other (beyond a margin) cannot be split: ``VisionError(PLUSIEURS)`` is raised.
-    Without markers, one page at most is found by its outline. ``[]``: no bulletin seen."""
+    over each other (beyond a margin) cannot be split: ``VisionError(PLUSIEURS)`` is raised,
+    unless one lies mostly under the other, its missing markers hidden by it (a stack
+    photographed on its top bulletin): that one is left out. Without markers, one page at
+    most is found by its outline. ``[]``: no bulletin seen."""
     layout = layout or Layout.load()
     gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY) if img.ndim == 3 else img
     sheets = from_markers(img, gray, layout) if layout.markers else []

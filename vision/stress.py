@@ -208,6 +208,13 @@ def _plain(paper, rng):
     return _shoot(paper, rng, _fx())
 
 
+def _stacked(paper, rng, under):
+    """The bulletin photographed on its stack: the next one, another player's, shows past
+    its edges (its markers, its table box), turned and shifted a little."""
+    photo, corners = photograph(paper, rng, _fx(fill=(0.45, 0.7)), under=under)
+    return Shot(photo, corners)
+
+
 def _dim(paper, rng):
     """A dim room: the phone raises its gain (noise), then smooths it (its noise reduction)."""
     shot = _shoot(paper, rng, _fx(light=(0.22, 0.4), noise=(5.0, 10.0)))
@@ -238,6 +245,8 @@ class Condition:
     free_numbers: float = 0.0
     #: tables (and scores) of 100–199, their leading 1 written on the box's left edge
     one_on_edge: float = 0.0
+    #: the recipe also gets the page beneath: the same move, another table, another hand
+    stacked: bool = False
 
 
 CONDITIONS: dict[str, Condition] = {
@@ -268,6 +277,7 @@ CONDITIONS: dict[str, Condition] = {
     "crayon_sur_le_bord": Condition(_plain, None, ("crayon", "crayon_dur"), one_on_edge=1.0),
     "violet_sur_le_bord": Condition(_plain, None, ("violet", "violet_clair"), one_on_edge=1.0),
     "lettres_larges": Condition(_plain, wide=True),
+    "pile": Condition(_stacked, stacked=True),
     "crayon_sombre_courbe": Condition(_pencil_dim_curled, None, ("crayon",)),
 }
 
@@ -315,7 +325,14 @@ def stress_photo(
     paper, _ = write_bulletin(
         content, st, rng, layout=layout, mistakes=mistakes, ink=ink, printed=printed
     )
-    photo = cond.recipe(paper, rng).photo
+    if cond.stacked:
+        other = TEST_STYLES[int(rng.integers(len(TEST_STYLES)))].name
+        table = (content.table or 0) % 200 + int(rng.integers(1, 199))
+        under, _ = write_bulletin(replace(content, table=(table - 1) % 200 + 1), STYLES[other], rng,
+                                  layout=layout)
+        photo = cond.recipe(paper, rng, under).photo
+    else:
+        photo = cond.recipe(paper, rng).photo
     if size is not None:
         photo = _reframe(photo, size)
     return photo

@@ -448,8 +448,11 @@ def photograph(
     rng: np.random.Generator,
     fx: PhotoEffects | None = None,
     background: np.ndarray | None = None,
+    under: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Put the flat page in a photo; returns the BGR photo and the page corners in it."""
+    """Put the flat page in a photo; returns the BGR photo and the page corners in it.
+    ``under``: another page of the same size lying beneath it (the next bulletin of a
+    stack), turned and shifted so that a strip of it shows past one or two of its edges."""
     fx = fx or PhotoEffects()
     h, w = paper.shape[:2]
     ow, oh = fx.size
@@ -468,6 +471,10 @@ def photograph(
     warped = cv2.warpPerspective(paper, m, (ow, oh), flags=cv2.INTER_AREA)
     mask = cv2.warpPerspective(sheet, m, (ow, oh))
     base = out.copy()
+    if under is not None:
+        below = m @ _stack_offset((w, h), rng)
+        cv2.copyTo(cv2.warpPerspective(under, below, (ow, oh), flags=cv2.INTER_AREA),
+                   cv2.warpPerspective(np.full((h, w), 255, np.uint8), below, (ow, oh)), base)
     cv2.copyTo(warped, mask, base)
     photo = base.astype(np.float32)
 
@@ -493,6 +500,21 @@ def photograph(
     noise = rng.standard_normal((oh, ow), dtype=np.float32) * np.float32(rng.uniform(*fx.noise))
     photo = cv2.add(photo, cv2.merge([noise] * 3))
     return cv2.convertScaleAbs(photo), dst
+
+
+def _stack_offset(size: tuple[int, int], rng: np.random.Generator) -> np.ndarray:
+    """Where a page beneath lies in the top page's own coordinates: turned by up to 12°
+    about the centre and shifted by 6–30 % of the page's size, in any direction."""
+    w, h = size
+    angle = math.radians(rng.uniform(-12, 12))
+    direction = rng.uniform(0, 2 * math.pi)
+    shift = rng.uniform(0.06, 0.3)
+    dx, dy = shift * w * math.cos(direction), shift * h * math.sin(direction)
+    c, s = math.cos(angle), math.sin(angle)
+    cx, cy = w / 2, h / 2
+    return np.array([[c, -s, cx - c * cx + s * cy + dx],
+                     [s, c, cy - s * cx - c * cy + dy],
+                     [0, 0, 1]], np.float64)
 
 
 def random_content(rng: np.random.Generator) -> BulletinContent:
