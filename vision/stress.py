@@ -180,6 +180,25 @@ def _one_finger(shot: Shot, which: int, rng) -> None:
     cv2.circle(shot.photo, (x, y), width // 2 + 4, skin, -1)
 
 
+def _thumb(paper, rng):
+    """The bulletin held up by its right edge: a thumb over the page, its tip across the
+    number boxes' right end (a digit hidden under it must not leave a shorter number
+    read surely)."""
+    shot = _shoot(paper, rng, _fx())
+    c = np.asarray(shot.corners, np.float32)
+    v = rng.uniform(0.12, 0.6)  # the table, the reference or the score's height
+    edge = (1 - v) * c[1] + v * c[2]
+    inward = (1 - v) * c[0] + v * c[3] - edge
+    width = float(np.linalg.norm(c[1] - c[0]))
+    tip = edge + inward * rng.uniform(0.06, 0.14)
+    out = edge - inward * 0.25
+    skin = tuple(int(x) for x in (rng.uniform(120, 160), rng.uniform(150, 180), rng.uniform(200, 230)))
+    thick = int(width * rng.uniform(0.07, 0.1))
+    cv2.line(shot.photo, (int(out[0]), int(out[1])), (int(tip[0]), int(tip[1])), skin, thick)
+    cv2.circle(shot.photo, (int(tip[0]), int(tip[1])), thick // 2, skin, -1)
+    return shot
+
+
 def _rot90(paper, rng):
     shot = _shoot(paper, rng, _fx())
     shot.photo = np.ascontiguousarray(np.rot90(shot.photo, 1 if rng.random() < 0.5 else -1))
@@ -261,6 +280,7 @@ CONDITIONS: dict[str, Condition] = {
     "scan_150dpi": Condition(_scan150),
     "ombre_marqueur": Condition(_shadow_marker),
     "doigt_marqueur": Condition(_finger),
+    "pouce_sur_les_cases": Condition(_thumb),
     "rotation_90": Condition(_rot90),
     "deux_doigts": Condition(lambda p, r: _finger_on(p, r, 2)),
     "cumul": Condition(lambda p, r: _combined(p, r), "bille"),
