@@ -911,6 +911,28 @@ def test_a_word_the_score_chose_against_the_ink_is_flagged():
     assert d.word.value == "PUEE" and d.word.confidence >= FLAG_THRESHOLD
 
 
+def test_a_score_that_chose_the_word_against_the_ink_is_flagged_with_it():
+    """BUT written at 15F for 39 under a camera shake, its 9 read 3 at 0.99: EUT is worth 33
+    there, so the score chose EUT against the ink's B. The word was flagged, the score not:
+    the arbiter mending the word to BUT would keep 33, a miscount no one made. Where the
+    score and the ink agree, the score stays as sure as it reads."""
+    from vision.reader import FLAG_THRESHOLD
+
+    moves = [Candidate("15F", "BUT", 39), Candidate("15F", "EUT", 33), Candidate("G6", "BUT", 8)]
+    sure = {i: {"p": 0.99} for i in range(3)}
+    cells = word_cells("BUT", overrides={0: {"p": 0.55, "second": "E", "p2": 0.4}, 1: {"p": 0.99},
+                                          2: {"p": 0.99}})
+
+    def read(score: str):
+        return decode(group_readings(cells + comb("ref", "15F", sure) + comb("score", score, sure)), moves)
+
+    shaken = read("33")
+    assert shaken.word.value == "EUT" and shaken.word.confidence < FLAG_THRESHOLD
+    assert shaken.score.value == 33 and shaken.score.confidence < FLAG_THRESHOLD
+    agreed = read("39")
+    assert agreed.word.value == "BUT" and agreed.score.confidence >= FLAG_THRESHOLD
+
+
 def test_a_score_that_fits_another_word_at_the_same_place_flags_the_word():
     """DOSEE written at 10F for its 20 points, its two E's read as struck letters: DOS,
     worth 16 there, beside a score of 20 read surely. The score alone flagged, the arbiter

@@ -606,14 +606,14 @@ def decode(
         jconf = min(jconf, DISAGREE)
     raccord = free.raccord
     sens = _sens(free_ref) or (("h" if bmove.horizontal else "v") if bmove else None)
+    score_chose = bmove is not None and _chosen_by_score(hyps, terms, bword)
     if bmove is None:  # not a legal move: kept as read, never trusted without the arbiter
         word_conf = min(word_conf, 0.5 * free.word.confidence, DISAGREE)
     elif _overruled(r.word, bmove.word):  # the move contradicts a letter the reader is sure of
         word_conf = min(word_conf, DISAGREE)
     elif not exact.get(bmove.word, True):  # cells and letters did not line up one to one
         word_conf = min(word_conf, 0.8)
-    elif (r.lost or _guessed(r.word, bmove, cands) or _chosen_by_score(hyps, terms, bword)
-          or _rival_fits(posterior, bmove, cands)):
+    elif r.lost or _guessed(r.word, bmove, cands) or score_chose or _rival_fits(posterior, bmove, cands):
         word_conf = min(word_conf, GUESSED)  # a letter the ink does not tell
     ref_field = (
         _written_field(r.ref, free_ref, free.ref.confidence, bmove.ref if bmove else None,
@@ -639,6 +639,11 @@ def decode(
                     if c.word.upper() == bmove.word.upper())):
         # the reference lost a character (O12 read O2): the score, from the same pen, may have
         # too, and then fit another place of the word (16 read 6: SE is worth 6 at 13J)
+        score_field.confidence = min(score_field.confidence, DISAGREE)
+    if score_chose and has_score:
+        # the score picked the word against the ink: a digit misread there picks the wrong
+        # word and leaves a score that fits it (BUT at 15F for 39 under a shake, its 9 read
+        # 3 at 0.99: EUT, worth 33 there); the arbiter who mends the word must see the score
         score_field.confidence = min(score_field.confidence, DISAGREE)
     if _score_fits_a_rival(bmove, free_score if has_score else None, cands):
         word_conf = min(word_conf, GUESSED)
