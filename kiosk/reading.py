@@ -92,7 +92,7 @@ def _unavailable(photo: str, reason: str) -> dict:
 
 #: a reading with one of these statuses found no bulletin content to match against a coup
 _NO_CONTENT = {"illisible", "bulletin_non_trouve", "photo_floue", "photo_sombre",
-               "bulletin_vierge", "plusieurs_bulletins", "bulletin_coupe"}
+               "bulletin_vierge", "plusieurs_bulletins", "bulletin_coupe", "cases_cachees"}
 NEIGHBOUR_MESSAGE = "{question} : ce bulletin ne correspond à aucun coup du coup {coup}, mais " \
     "à un coup du coup {other}"
 

@@ -173,7 +173,7 @@ class Fields:
         return list(self.grid.values()) + [g for comb in self.combs.values() for g in comb.values()]
 
 
-def _paper(image: np.ndarray) -> np.ndarray:
+def paper_light(image: np.ndarray) -> np.ndarray:
     """The local paper brightness (float32, per channel): the image without anything thinner
     than ~2.5 mm (pen strokes, printed rules), smoothed. Estimated at a quarter of the
     resolution — the paper's light varies slowly — which makes it cheap."""
@@ -196,7 +196,7 @@ def ink_map(bgr: np.ndarray) -> tuple[np.ndarray, float]:
     image = bgr if (bgr.ndim == 3 and COLOUR_INK) else (
         bgr if bgr.ndim == 2 else cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
     )
-    paper = _paper(image)
+    paper = paper_light(image)
     np.maximum(paper, 1.0, out=paper)
     ratio = cv2.divide(image.astype(np.float32), paper)
     if ratio.ndim == 3:

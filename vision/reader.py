@@ -16,6 +16,7 @@ import numpy as np
 
 from engine.board import Board
 
+from .cover import BOXES, covered_boxes
 from .decode import Candidate, Decoded, FieldValue, decode, group_readings
 from .fields import Fields, Glyph, cut_fields, lean, ones_split_off, open_core, pieces_not_in
 from .layout import Layout
@@ -24,6 +25,7 @@ from .page import Page, find_page, find_pages
 from .recognise import Recogniser, default_recogniser
 from .status import (
     A_VERIFIER,
+    CACHE,
     COUPE,
     FLOUE,
     ILLISIBLE,
@@ -100,7 +102,7 @@ class BulletinReading:
             "score": self.score.value if self.score else None,
             "sens": self.sens,
         }
-        if self.status in (ILLISIBLE, NON_TROUVE, FLOUE, SOMBRE, COUPE):
+        if self.status in (ILLISIBLE, NON_TROUVE, FLOUE, SOMBRE, COUPE, CACHE):
             data["illisible"] = True
         if self.status == VIERGE:
             data["blanc"] = True
@@ -679,6 +681,9 @@ def _read_page(page, candidates, board, tables, layout, recogniser, photo, thres
             raise VisionError(SOMBRE, f"papier à {fields.darkness:.0f}/255")
         if fields.sharpness < BLURRED:
             raise VisionError(FLOUE, f"netteté {fields.sharpness:.0f}")
+        covered = covered_boxes(page.image, layout)
+        if covered:
+            raise VisionError(CACHE, ", ".join(BOXES[name] for name in covered))
         if fields.empty:
             if fields.marked - {"table"}:  # ink too faint to read: never a blank bulletin
                 return _with_code(_unread(photo, fields, start), code, tables, coup)

@@ -11,6 +11,7 @@ COUPE = "bulletin_coupe"
 VIERGE = "bulletin_vierge"
 FLOUE = "photo_floue"
 SOMBRE = "photo_sombre"
+CACHE = "cases_cachees"
 
 MESSAGES = {
     OK: "bulletin lu",
@@ -22,6 +23,7 @@ MESSAGES = {
     VIERGE: "bulletin vierge",
     FLOUE: "photo trop floue : reprenez-la",
     SOMBRE: "photo trop sombre : reprenez-la avec plus de lumière",
+    CACHE: "un doigt ou un objet cache des cases : reprenez la photo",
 }
 
 
