@@ -681,7 +681,9 @@ def _read_page(page, candidates, board, tables, layout, recogniser, photo, thres
             raise VisionError(SOMBRE, f"papier à {fields.darkness:.0f}/255")
         if fields.sharpness < BLURRED:
             raise VisionError(FLOUE, f"netteté {fields.sharpness:.0f}")
-        covered = covered_boxes(page.image, layout)
+        # a page found by its outline may take in the table it lies on (wood is skin's
+        # colour): only the markers pin it well enough to tell a thumb on a box
+        covered = covered_boxes(page.image, layout) if page.method == "marqueurs" else []
         if covered:
             raise VisionError(CACHE, ", ".join(BOXES[name] for name in covered))
         if fields.empty:
