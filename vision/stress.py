@@ -170,11 +170,16 @@ def _combined(paper, rng):
     return shot
 
 
+def _skin(rng) -> tuple[int, int, int]:
+    """A fair skin's colour (BGR), as fingers on the page show it."""
+    return int(rng.uniform(120, 160)), int(rng.uniform(150, 180)), int(rng.uniform(200, 230))
+
+
 def _one_finger(shot: Shot, which: int, rng) -> None:
     x, y, side = _marker_centre(shot.corners, which)
     c = np.asarray(shot.corners)
     out = c[which] - (c.mean(0) - c[which]) * 0.3  # the finger comes from outside the page
-    skin = tuple(int(v) for v in (rng.uniform(120, 160), rng.uniform(150, 180), rng.uniform(200, 230)))
+    skin = _skin(rng)
     width = int(side * 0.09)
     cv2.line(shot.photo, (int(out[0]), int(out[1])), (x, y), skin, width)
     cv2.circle(shot.photo, (x, y), width // 2 + 4, skin, -1)
@@ -192,7 +197,7 @@ def _thumb(paper, rng):
     width = float(np.linalg.norm(c[1] - c[0]))
     tip = edge + inward * rng.uniform(0.06, 0.14)
     out = edge - inward * 0.25
-    skin = tuple(int(x) for x in (rng.uniform(120, 160), rng.uniform(150, 180), rng.uniform(200, 230)))
+    skin = _skin(rng)
     thick = int(width * rng.uniform(0.07, 0.1))
     cv2.line(shot.photo, (int(out[0]), int(out[1])), (int(tip[0]), int(tip[1])), skin, thick)
     cv2.circle(shot.photo, (int(tip[0]), int(tip[1])), thick // 2, skin, -1)
@@ -347,9 +352,8 @@ def stress_photo(
     )
     if cond.stacked:
         other = TEST_STYLES[int(rng.integers(len(TEST_STYLES)))].name
-        table = (content.table or 0) % 200 + int(rng.integers(1, 199))
-        under, _ = write_bulletin(replace(content, table=(table - 1) % 200 + 1), STYLES[other], rng,
-                                  layout=layout)
+        table = ((content.table or 0) + int(rng.integers(1, 199)) - 1) % 200 + 1  # another one
+        under, _ = write_bulletin(replace(content, table=table), STYLES[other], rng, layout=layout)
         photo = cond.recipe(paper, rng, under).photo
     else:
         photo = cond.recipe(paper, rng).photo

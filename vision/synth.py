@@ -464,6 +464,8 @@ def photograph(
     src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
     m = cv2.getPerspectiveTransform(src, dst)
     sheet = np.full((h, w), 255, np.uint8)
+    # the page beneath lies flat, placed from the top page's flat frame (before any curl)
+    below = m @ _stack_offset((w, h), rng) if under is not None else None
     if fx.curl > 0:  # the bent page's canvas has a margin: shift it onto the flat page's frame
         paper, sheet, bent, (ox, oy) = curl_page(paper, rng, fx.curl)
         m = m @ np.array([[1, 0, -ox], [0, 1, -oy], [0, 0, 1]], np.float64)
@@ -472,7 +474,6 @@ def photograph(
     mask = cv2.warpPerspective(sheet, m, (ow, oh))
     base = out.copy()
     if under is not None:
-        below = m @ _stack_offset((w, h), rng)
         cv2.copyTo(cv2.warpPerspective(under, below, (ow, oh), flags=cv2.INTER_AREA),
                    cv2.warpPerspective(np.full((h, w), 255, np.uint8), below, (ow, oh)), base)
     cv2.copyTo(warped, mask, base)
