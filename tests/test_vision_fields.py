@@ -697,6 +697,28 @@ def test_a_sevens_bar_along_most_of_its_cells_top_edge_thickens_the_row_of_boxes
     assert _thick_edge_above(plain, (74, 15, 124), xs, ys, 50.0, (25, 175)) is None
 
 
+def test_a_glyph_joined_to_the_thickened_edge_by_its_ink_reaches_it_even_cut_further_down():
+    """170 in pencil (stress seed 162, `crayon`): the 7's faint bar lay under the box's top
+    edge and went with it; what is left thickens the edge over the upright, whose top the
+    erasing cut one pixel beyond the edge's reach. The upright alone read 1 (110, sure).
+    Its ink runs unbroken from the thickened edge to the glyph's top: it reaches the edge
+    (the reader then gives the 1 its share of 7). A paper gap between them does not."""
+    from vision.fields import _thick_edge_above
+
+    edge_row = (25, 175)
+    mask = np.zeros((80, 200), np.uint8)
+    mask[13:18, 25:175] = 1  # the printed top edge, 5 px
+    mask[13:21, 96:108] = 1  # what is left of the bar, along the edge's underside
+    mask[20:60, 100:108] = 1  # the upright, its ink unbroken up to the edge
+    ys, xs = np.mgrid[22:60, 100:108]  # the glyph as cut: 7 px under the edge's line
+    ys, xs = ys.ravel(), xs.ravel()
+    edge = _thick_edge_above(mask, (74, 15, 124), xs, ys, 50.0, edge_row, 2)
+    assert edge is not None and edge.reaches and not edge.across
+    mask[21, 96:108] = 0  # a row of paper between the edge's ink and the glyph
+    edge = _thick_edge_above(mask, (74, 15, 124), xs, ys, 50.0, edge_row, 2)
+    assert edge is not None and not edge.reaches
+
+
 def test_a_loop_drawn_across_the_top_edge_is_given_back_to_the_glyph_it_was_erased_from():
     """A 9 whose loop's top is drawn across the box's top edge: erasing the rule took that
     part of the loop with the rule's width, the glyph's top is left 9 pixels under the edge
