@@ -719,6 +719,39 @@ def test_a_glyph_joined_to_the_thickened_edge_by_its_ink_reaches_it_even_cut_fur
     assert edge is not None and not edge.reaches
 
 
+def test_a_digit_beside_a_separator_thickened_along_a_digits_length_is_doubtful():
+    """136 in light violet (stress seed 171): the 6's stem lay along the dashed separator and
+    was erased with it; its loop alone read 0 (130 at 0.98). A separator thicker than the
+    box's thinnest one over a third of a cell carries a stroke: the digits near it are
+    doubtful, not one further off. A stroke crossing it over a few pixels, or plain
+    separators, make nothing doubtful."""
+    from vision.fields import _beside_stroked_separator, _RuleSet
+    from vision.rules import FoundRule
+
+    cell = 50.0
+    raw = np.zeros((80, 200), bool)
+    xs = (25, 75, 125, 175)  # the box's left edge, two separators, its right edge
+    for x in xs:
+        raw[10:70, x - 1 : x + 1] = True
+    raw[10:13, 25:175] = raw[67:70, 25:175] = True
+
+    def rule(x: int) -> FoundRule:
+        return FoundRule(10, np.full(60, float(x)), np.ones(60, np.float32), 1.0, 1.0)
+
+    rules = _RuleSet([], [rule(x) for x in xs])
+    # labels 1 to 3: the three digits (x, y, width, height, area)
+    stats = np.array([[0, 0, 200, 80, 0], [35, 20, 25, 40, 300], [80, 20, 20, 40, 300],
+                      [135, 20, 25, 40, 300]])
+    out = {(0, c): None for c in range(3)}
+    pieces = {(0, c): [(c + 1, None)] for c in range(3)}
+    assert _beside_stroked_separator(out, pieces, stats, raw, rules, cell) == set()
+    crossed = raw.copy()
+    crossed[30:34, 70:81] = True  # a bar across the separator: four rows
+    assert _beside_stroked_separator(out, pieces, stats, crossed, rules, cell) == set()
+    raw[20:52, 73:79] = True  # the stem along the first separator, 32 rows
+    assert _beside_stroked_separator(out, pieces, stats, raw, rules, cell) == {(0, 1)}
+
+
 def test_a_loop_drawn_across_the_top_edge_is_given_back_to_the_glyph_it_was_erased_from():
     """A 9 whose loop's top is drawn across the box's top edge: erasing the rule took that
     part of the loop with the rule's width, the glyph's top is left 9 pixels under the edge

@@ -1054,6 +1054,7 @@ class _Cut(NamedTuple):
     joined: dict[tuple[int, int], Glyph] | None  # the table, a close short piece joined
     pale_beside: set[tuple[int, int]]  # table cells with ink too pale to cut beside the digit
     pale_loops: dict[tuple[int, int], np.ndarray]  # table, score digits whose pale ink closes a loop
+    on_separator: set[tuple[int, int]]  # table cells beside a separator that carries a stroke
     apart: bool = False  # the alternative parts strokes that do not touch, no stroke cut
     astray: bool = False  # outer rules at their search's end, unseen or apart: the page is off
 
@@ -1172,6 +1173,8 @@ def _cut(
     if combed:
         out = _bar_above(out, boxes, stats, set(comb_labs), on_rule, cell, min_area, (x0, y0))
     pale = _pale_beside(out, boxes, sub, clean, away, labels, pieces, cell) if field == "table" else set()
+    on_separator = (_beside_stroked_separator(out, pieces, stats, raw, rules, cell)
+                    if field == "table" else set())
     loops = {}
     if field in ("table", "score"):
         loops = _pale_loops(out, sub, away, labels, pieces, wide=field == "score")
@@ -1188,7 +1191,7 @@ def _cut(
         or _stroke_on_rule_before(out, pieces, stats, raw, sub, on_rule, rules, cell, min_area)
     )
     return _Cut(out, doubtful - set(out), marked or bool(out) or bool(doubtful), alternative, hidden,
-                joined_cut, pale, loops, apart, combed and _astray(rules, xs, ys, search))
+                joined_cut, pale, loops, on_separator, apart, combed and _astray(rules, xs, ys, search))
 
 
 #: an outer rule of a combed box found this close (pixels) to its search window's end
@@ -1547,6 +1550,51 @@ def _stroke_on_rule_before(
     return False
 
 
+#: a digit this close (share of a cell) to a separator that carries a stroke may be the one
+#: that lost it
+SEPARATOR_NEAR = 0.25
+#: a separator carries a stroke where its ink runs at least this wide (share of a cell) and
+#: at most this wide across it: a dashed separator's own ink comes and goes under a tenth of
+#: a cell, a digit written across it spans a cell's half or more
+SEPARATOR_STROKE = (0.08, 0.4)
+
+
+def _beside_stroked_separator(
+    out: dict, pieces: dict, stats: np.ndarray, raw: np.ndarray, rules: _RuleSet, cell: float,
+) -> set[tuple[int, int]]:
+    """The cells whose digit comes near a separator of the box that is thicker than the
+    box's thinnest separator over a digit's length: a stroke drawn along it went with it
+    when it was erased (136 in light violet, the 6's stem along the dashed separator: its
+    loop alone read 0, 130 at 0.98). Either neighbour may have lost it: both are doubtful.
+    A digit merely touching the separator thickens it over a few pixels, not a digit's
+    length."""
+    seps = rules.cols[1:-1]
+    if len(rules.cols) < 3 or not out:
+        return set()
+    widths = [_run_width(raw, rule) for rule in seps]
+    medians = [float(np.median(w[w < cell])) for w in widths if np.any(w < cell)]
+    if not medians:
+        return set()
+    usual = min(medians)
+    run = max(2, int(HIDDEN_RUN * cell))
+    spans = {}
+    for rc in out:
+        labs = [lab for lab, _ in pieces.get(rc, [])]
+        if labs:
+            left = stats[labs, cv2.CC_STAT_LEFT].astype(int)
+            spans[rc] = (int(left.min()), int((left + stats[labs, cv2.CC_STAT_WIDTH]).max()))
+    found = set()
+    for rule, w in zip(seps, widths, strict=True):
+        thick = ((w >= max(usual + 2.0, SEPARATOR_STROKE[0] * cell))
+                 & (w <= SEPARATOR_STROKE[1] * cell)).astype(np.float32)
+        if thick.size < run or np.convolve(thick, np.ones(run), "valid").max() < run:
+            continue
+        x = float(np.median(rule.centre))
+        found |= {rc for rc, (a, b) in spans.items()
+                  if a - SEPARATOR_NEAR * cell <= x <= b + SEPARATOR_NEAR * cell}
+    return found
+
+
 #: a number's second cut is kept where its widest character is this much wider than the
 #: writer's other characters (median, 1s aside): two digits touching, not a wide 2 …
 WIDE_PAIR = 1.45
@@ -1792,6 +1840,7 @@ def cut_fields(bgr: np.ndarray, layout: Layout, tolerance: float = 0.09) -> Fiel
         if cut.astray and cut.glyphs:
             doubtful.add(f"{name}:recalage")
         pale_beside |= {f"{name}:{c}" for _, c in cut.pale_beside}
+        doubtful |= {f"{name}:{c}" for _, c in cut.on_separator}
         pale_loops |= {f"{name}:{rc[1]}": replace(cut.glyphs[rc], image=image)
                        for rc, image in cut.pale_loops.items()}
     touching_one = _plausible_cuts(combs, alternatives, apart)
