@@ -1562,15 +1562,15 @@ SEPARATOR_STROKE = (0.08, 0.4)
 def _beside_stroked_separator(
     out: dict, pieces: dict, stats: np.ndarray, raw: np.ndarray, rules: _RuleSet, cell: float,
 ) -> set[tuple[int, int]]:
-    """The cells whose digit comes near a separator of the box that is thicker than the
-    box's thinnest separator over a digit's length: a stroke drawn along it went with it
-    when it was erased (136 in light violet, the 6's stem along the dashed separator: its
-    loop alone read 0, 130 at 0.98). Either neighbour may have lost it: both are doubtful.
-    A digit merely touching the separator thickens it over a few pixels, not a digit's
-    length."""
-    seps = rules.cols[1:-1]
+    """The cells whose digit comes near a separator of the box inked a pen stroke's width
+    across (``SEPARATOR_STROKE``, and wider than the box's thinnest separator) over a
+    digit's length: a stroke drawn along it went with it when it was erased (136 in light
+    violet, the 6's stem along the dashed separator: its loop alone read 0, 130 at 0.98).
+    Either neighbour may have lost it: both are doubtful. A digit merely touching the
+    separator thickens it over a few pixels, not a digit's length."""
     if len(rules.cols) < 3 or not out:
         return set()
+    seps = rules.cols[1:-1]
     widths = [_run_width(raw, rule) for rule in seps]
     medians = [float(np.median(w[w < cell])) for w in widths if np.any(w < cell)]
     if not medians:
