@@ -724,7 +724,7 @@ def test_a_digit_beside_a_separator_thickened_along_a_digits_length_is_doubtful(
     was erased with it; its loop alone read 0 (130 at 0.98). A separator thicker than the
     box's thinnest one over a third of a cell carries a stroke: the digits near it are
     doubtful, not one further off. A stroke crossing it over a few pixels, or plain
-    separators, make nothing doubtful."""
+    separators, make nothing doubtful. The box's right edge likewise, against its left."""
     from vision.fields import _beside_stroked_separator, _RuleSet
     from vision.rules import FoundRule
 
@@ -741,7 +741,7 @@ def test_a_digit_beside_a_separator_thickened_along_a_digits_length_is_doubtful(
     rules = _RuleSet([], [rule(x) for x in xs])
     # labels 1 to 3: the three digits (x, y, width, height, area)
     stats = np.array([[0, 0, 200, 80, 0], [35, 20, 25, 40, 300], [80, 20, 20, 40, 300],
-                      [135, 20, 25, 40, 300]])
+                      [135, 20, 30, 40, 300]])
     out = {(0, c): None for c in range(3)}
     pieces = {(0, c): [(c + 1, None)] for c in range(3)}
     assert _beside_stroked_separator(out, pieces, stats, raw, rules, cell) == set()
@@ -750,6 +750,13 @@ def test_a_digit_beside_a_separator_thickened_along_a_digits_length_is_doubtful(
     assert _beside_stroked_separator(out, pieces, stats, crossed, rules, cell) == set()
     raw[20:52, 73:79] = True  # the stem along the first separator, 32 rows
     assert _beside_stroked_separator(out, pieces, stats, raw, rules, cell) == {(0, 1)}
+    # 199 written freely (stress seed 175): the last 9's stem along the box's right edge, 2
+    # pixels thicker than the left edge over 30 rows: 190 at 0.97
+    raw[20:52, 73:79] = False
+    raw[20:50, 173:178] = True
+    assert _beside_stroked_separator(out, pieces, stats, raw, rules, cell) == {(0, 2)}
+    raw[20:50, 176:178] = False  # one pixel thicker: the edge's own unevenness
+    assert _beside_stroked_separator(out, pieces, stats, raw, rules, cell) == set()
 
 
 def test_a_loop_drawn_across_the_top_edge_is_given_back_to_the_glyph_it_was_erased_from():

@@ -1567,26 +1567,38 @@ def _beside_stroked_separator(
     digit's length: a stroke drawn along it went with it when it was erased (136 in light
     violet, the 6's stem along the dashed separator: its loop alone read 0, 130 at 0.98).
     Either neighbour may have lost it: both are doubtful. A digit merely touching the
-    separator thickens it over a few pixels, not a digit's length."""
+    separator thickens it over a few pixels, not a digit's length. So for the box's right
+    edge, 2 pixels thicker than its left edge (199 written freely, the last 9's stem along
+    the edge: 190 at 0.97); the left edge is the leading 1's (``_stroke_on_rule_before``)."""
     if len(rules.cols) < 3 or not out:
         return set()
+
+    def usual(widths: np.ndarray) -> float | None:
+        inside = widths[widths < cell]
+        return float(np.median(inside)) if inside.size else None
+
+    checks = []  # (rule, its ink's width row by row, the least and most a stroke adds)
     seps = rules.cols[1:-1]
     widths = [_run_width(raw, rule) for rule in seps]
-    medians = [float(np.median(w[w < cell])) for w in widths if np.any(w < cell)]
-    if not medians:
-        return set()
-    usual = min(medians)
+    medians = [m for m in map(usual, widths) if m is not None]
+    if medians:
+        low = max(min(medians) + 2.0, SEPARATOR_STROKE[0] * cell)
+        checks += [(rule, w, low, SEPARATOR_STROKE[1] * cell)
+                   for rule, w in zip(seps, widths, strict=True)]
+    edge = usual(_run_width(raw, rules.cols[0]))
+    if edge is not None:
+        checks.append((rules.cols[-1], _run_width(raw, rules.cols[-1]), edge + 2.0,
+                       edge + SEPARATOR_STROKE[1] * cell))
     run = max(2, int(HIDDEN_RUN * cell))
     spans = {}
     for rc in out:
         labs = [lab for lab, _ in pieces.get(rc, [])]
         if labs:
-            left = stats[labs, cv2.CC_STAT_LEFT].astype(int)
-            spans[rc] = (int(left.min()), int((left + stats[labs, cv2.CC_STAT_WIDTH]).max()))
+            lefts = stats[labs, cv2.CC_STAT_LEFT].astype(int)
+            spans[rc] = (int(lefts.min()), int((lefts + stats[labs, cv2.CC_STAT_WIDTH]).max()))
     found = set()
-    for rule, w in zip(seps, widths, strict=True):
-        thick = ((w >= max(usual + 2.0, SEPARATOR_STROKE[0] * cell))
-                 & (w <= SEPARATOR_STROKE[1] * cell)).astype(np.float32)
+    for rule, w, low, high in checks:
+        thick = ((w >= low) & (w <= high)).astype(np.float32)
         if thick.size < run or np.convolve(thick, np.ones(run), "valid").max() < run:
             continue
         x = float(np.median(rule.centre))
