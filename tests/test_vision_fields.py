@@ -719,6 +719,34 @@ def test_a_glyph_joined_to_the_thickened_edge_by_its_ink_reaches_it_even_cut_fur
     assert edge is not None and not edge.reaches
 
 
+def test_a_stroke_lying_on_the_bottom_edge_under_a_glyph_reaching_it_is_given_back():
+    """143 written low in light violet (stress seed 178, `violet_sur_le_bord`): the 4's bar
+    lay on the box's bottom edge and went with it when it was erased; its two strokes alone
+    read 1 and 1 (113, sure). The bottom edge thickened under a glyph that reaches it is
+    found like the top one, its ink (where the bar was) given back below the glyph. A plain
+    edge, or a glyph ending well above it, gives nothing."""
+    from vision.fields import _thick_edge_below
+
+    edge_row = (25, 175)
+    mask = np.zeros((80, 200), np.uint8)
+    mask[60:65, 25:175] = 1  # the printed bottom edge, 5 px
+    plain = mask.copy()
+    mask[57:65, 86:114] = 1  # the bar lying on it, 8 px
+    mask[30:69, 88:92] = 1  # the 4's strokes, down across the edge
+    mask[30:69, 104:108] = 1
+    glyph = mask.copy()
+    glyph[57:65] = 0  # the glyph as cut: the edge's rows erased
+    ys, xs = np.nonzero(glyph[:, 86:114])
+    xs = xs + 86
+    edge = _thick_edge_below(mask, (74, 62, 124), xs, ys, 50.0, edge_row)
+    assert edge is not None and edge.reaches
+    assert edge.ys.min() >= 57 and edge.ys.max() <= 67  # the edge's strip, not the strokes
+    assert {int(x) for x in edge.xs} >= set(range(93, 104))  # between the strokes too
+    assert _thick_edge_below(plain, (74, 62, 124), xs, ys, 50.0, edge_row) is None
+    high = ys < 45  # the glyph ending well above the edge
+    assert _thick_edge_below(mask, (74, 62, 124), xs[high], ys[high], 50.0, edge_row) is None
+
+
 def test_a_digit_beside_a_separator_thickened_along_a_digits_length_is_doubtful():
     """136 in light violet (stress seed 171): the 6's stem lay along the dashed separator and
     was erased with it; its loop alone read 0 (130 at 0.98). A separator thicker than the

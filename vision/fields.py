@@ -113,8 +113,9 @@ class Glyph:
     touches_top: bool = False
     #: where ``image``'s top-left pixel lies in the ink map the glyph was cut from (x, y)
     origin: tuple[int, int] = (0, 0)
-    #: a number's glyph touching a thickened top edge: its crop with the edge's ink over it
-    #: given back (the top of a 9's loop drawn on the rule, erased with it: the 9 read 4)
+    #: a number's glyph touching a thickened top or bottom edge: its crop with the edge's ink
+    #: given back (the top of a 9's loop drawn on the rule, erased with it: the 9 read 4; a
+    #: 4's bar on the bottom edge: its strokes read 1)
     with_edge: np.ndarray | None = None
 
     @property
@@ -320,6 +321,21 @@ def _thick_edge_above(
     reaches = ys.min() <= y0 + reach or _ink_down_to(mask, np.flatnonzero(thicker) + lo + max(a, 0),
                                                      y0 + reach, int(ys.min()))
     return EdgeInk(np.concatenate(ey), np.concatenate(ex), bool(reaches), bool(across))
+
+
+def _thick_edge_below(
+    mask: np.ndarray, bottom: tuple[int, int, int], xs: np.ndarray, ys: np.ndarray, cell: float,
+    row: tuple[int, int] | None = None,
+) -> EdgeInk | None:
+    """:func:`_thick_edge_above` for the box's bottom edge (the ink map upside down): a
+    stroke lying on it went with it when it was erased (143 written low in light violet,
+    the 4's bar on the bottom edge: its two strokes alone read 1, 113 at 0.98). ``bottom``:
+    the edge's row and the glyph's column range, as ``top``; ``reaches``: the glyph's
+    bottom within a tenth of a cell of the edge."""
+    last = mask.shape[0] - 1
+    x0, y1, x1 = bottom
+    edge = _thick_edge_above(mask[::-1], (x0, last - y1, x1), xs, last - ys, cell, row)
+    return None if edge is None else edge._replace(ys=last - edge.ys)
 
 
 def _ink_down_to(mask: np.ndarray, columns: np.ndarray, y: int, top: int) -> bool:
@@ -1035,11 +1051,20 @@ def _glyphs(
         span = (min(bx0, int(xs_.min())), by0, max(bx1, int(xs_.max()) + 1))
         number = field != "grid"
         edge = _thick_edge_above(raw, span, xs_, ys_, cell, rows.get(rc[0]), EDGE_ERASED if number else 1)
-        erased = number and edge is not None and edge.across  # drawn across the edge
+        # what erasing the edges may have taken: a stroke drawn across the top edge, one
+        # lying on the bottom edge the glyph reaches
+        lost = [edge] if number and edge is not None and edge.across else []
+        if number:
+            low = _thick_edge_below(raw, (span[0], by1, span[2]), xs_, ys_, cell, rows.get(rc[0]))
+            lost += [low] if low is not None and low.reaches else []
+        given_back = None
+        if lost:
+            ink = EdgeInk(np.concatenate([e.ys for e in lost]), np.concatenate([e.xs for e in lost]),
+                          True, True)
+            given_back = _with_edge(crop, xs_, ys_, ink)
         out[rc] = Glyph(field, rc[0], rc[1], crop, window, ink_area / area, cell,
                         edge is not None and edge.reaches,
-                        (int(xs_.min()) + offset[0], int(ys_.min()) + offset[1]),
-                        _with_edge(crop, xs_, ys_, edge) if erased else None)
+                        (int(xs_.min()) + offset[0], int(ys_.min()) + offset[1]), given_back)
     return out
 
 

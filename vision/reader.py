@@ -387,10 +387,11 @@ def _unsure_when_seen_whole(
 
 
 def _erased_tops(fields: Fields, readings, glyphs: dict[str, Glyph], recogniser: Recogniser) -> None:
-    """A table or score digit touching a thickened top edge that no longer reads surely as
-    read once the edge's ink over it is given back: part of it was drawn on the rule and
-    erased with it (a 9's loop closed on the edge: 109 read 104 at 0.98; a slanted 8's
-    upper loop: 28 read 20). Doubtful; the arbiter sees the photo."""
+    """A table or score digit touching a thickened top (or bottom) edge that no longer reads
+    surely as read once the edge's ink over it is given back: part of it was drawn on the
+    rule and erased with it (a 9's loop closed on the edge: 109 read 104 at 0.98; a slanted
+    8's upper loop: 28 read 20; a 4's bar on the bottom edge: 143 read 113). Doubtful; the
+    arbiter sees the photo."""
     read = {r.key for r in readings}
     _unsure_when_seen_whole(fields, readings, {
         k: replace(g, image=g.with_edge) for k, g in glyphs.items()
