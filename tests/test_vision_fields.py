@@ -747,6 +747,23 @@ def test_a_stroke_lying_on_the_bottom_edge_under_a_glyph_reaching_it_is_given_ba
     assert _thick_edge_below(mask, (74, 62, 124), xs[high], ys[high], 50.0, edge_row) is None
 
 
+def test_a_glyph_lying_along_a_rule_is_doubtful():
+    """73 under a reflection (stress seed 180, `reflet`): the box's left edge, widened by
+    the glare, left a line of its remains 3 pixels wide and the box's height after its
+    erasing, all of it within the rule's reach; read 1, the table 173 at 0.98. A glyph
+    with nine tenths of its ink along a rule is doubtful (its remains, or a 1 written on
+    it); the 7 beside it, 3 pixels of 405 on the separator, is not."""
+    from vision.fields import _along_rules
+
+    stats = np.array([[0, 0, 200, 80, 0], [24, 20, 7, 56, 167], [91, 25, 29, 45, 405]])
+    out = {(0, 0): None, (0, 1): None}
+    pieces = {(0, 0): [(1, None)], (0, 1): [(2, None)]}
+    on_rule = np.array([0.0, 167.0, 3.0])
+    assert _along_rules(out, pieces, stats, on_rule) == {(0, 0)}
+    on_rule[1] = 140.0  # a sixth of it off the rule: a stroke of its own
+    assert _along_rules(out, pieces, stats, on_rule) == set()
+
+
 def test_a_digit_beside_a_separator_thickened_along_a_digits_length_is_doubtful():
     """136 in light violet (stress seed 171): the 6's stem lay along the dashed separator and
     was erased with it; its loop alone read 0 (130 at 0.98). A separator thicker than the
