@@ -3,12 +3,14 @@
 import json
 import subprocess
 import sys
+from dataclasses import replace
 
 import cv2
 import numpy as np
 import pytest
 
 from vision.decode import Candidate
+from vision.layout import Layout
 from vision.reader import read_all, read_bulletin
 from vision.status import FLOUE, ILLISIBLE, NON_TROUVE, OK, PLUSIEURS, SOMBRE, VIERGE
 from vision.synth import BulletinContent, PhotoEffects, render_bulletin
@@ -102,6 +104,31 @@ def test_dark_blurred_blank_and_double_photos():
     assert read_bulletin(np.hstack([a, b])).status == PLUSIEURS  # one expected: refused
     both = read_all(np.hstack([a, b]))  # every bulletin of the photo, left to right
     assert [r.bulletin()["table"] for r in both] == [CASES[1].table, CASES[2].table]
+
+
+def test_a_page_photographed_from_too_far_is_never_called_blank():
+    """A page across a third of a 1600×1200 photo (stress seed 180, 4.2 pixels per mm):
+    145 and its word in 2H pencil faded into the paper's grain and the bulletin was called
+    blank, a zero. Under ``BLANK_PX_PER_MM`` a bulletin that looks blank goes to the arbiter,
+    every field flagged; the same blank page photographed close is blank."""
+    from vision.reader import BLANK_PX_PER_MM, _px_per_mm
+
+    blank = BulletinContent(None, "", None, None)
+    far = PhotoEffects(max_tilt_deg=0, max_rotation_deg=0, upside_down=0, size=(1600, 1200),
+                       fill=(0.3, 0.3), shadow=0)
+    photo, _ = render_bulletin(blank, seed=6, effects=far, jpeg=False)
+    reading = read_bulletin(photo)
+    assert _px_per_mm(reading.page, Layout.load()) < BLANK_PX_PER_MM
+    assert reading.status == "a_verifier" and "blanc" not in reading.bulletin()
+    assert set(reading.flagged) >= {"table", "word", "score"} and "trop pâle" in reading.message
+    only_table, _ = render_bulletin(BulletinContent(23, "", None, None), seed=6, effects=far,
+                                    jpeg=False)
+    assert read_bulletin(only_table).status == "a_verifier"
+    close = replace(far, fill=(0.9, 0.9))
+    photo, _ = render_bulletin(blank, seed=6, effects=close, jpeg=False)
+    reading = read_bulletin(photo)
+    assert _px_per_mm(reading.page, Layout.load()) >= BLANK_PX_PER_MM
+    assert reading.status == VIERGE
 
 
 def test_illegal_word_is_flagged():

@@ -473,6 +473,20 @@ def _with_code(
     return reading
 
 
+#: photo pixels per millimetre of the page under which a bulletin is not called blank: a 2H
+#: pencil's strokes fade into the paper's grain (a page across a third of a 1600×1200 photo,
+#: 4.2 pixels per mm: 145 and its word in 2H pencil read as a bulletin with only a table);
+#: at 5, a 0.3 mm pencil line still spans 1.5 pixels. The arbiter looks at such a page
+BLANK_PX_PER_MM = 5.0
+
+
+def _px_per_mm(page: Page, layout: Layout) -> float:
+    """How many photo pixels the page's width spans per millimetre (corners TL, TR, BR, BL)."""
+    c = np.asarray(page.corners, np.float64).reshape(4, 2)
+    width = (np.linalg.norm(c[1] - c[0]) + np.linalg.norm(c[2] - c[3])) / 2
+    return float(width / layout.page_mm[0])
+
+
 def _unread(photo: str | None, fields: Fields, start: float) -> BulletinReading:
     """Ink in the fields but nothing read from it (very pale pencil, only struck-out
     letters): the arbiter reads it — it is never taken for a blank bulletin."""
@@ -687,8 +701,10 @@ def _read_page(page, candidates, board, tables, layout, recogniser, photo, thres
         covered = covered_boxes(page.image, layout) if page.method == "marqueurs" else []
         if covered:
             raise VisionError(CACHE, ", ".join(BOXES[name] for name in covered))
+        # a page taken from too far for a faint pen to show is never called blank
+        unsure_blank = _px_per_mm(page, layout) < BLANK_PX_PER_MM
         if fields.empty:
-            if fields.marked - {"table"}:  # ink too faint to read: never a blank bulletin
+            if fields.marked - {"table"} or unsure_blank:  # ink too faint to read: never blank
                 return _with_code(_unread(photo, fields, start), code, tables, coup)
             return _with_code(_failure(VIERGE, photo, "", start), code, tables, coup)
         recogniser = recogniser or default_recogniser()
@@ -710,7 +726,7 @@ def _read_page(page, candidates, board, tables, layout, recogniser, photo, thres
         if not (groups.word or groups.ref or groups.score or groups.raccord):
             table = (decode(groups, None, None, tables, "table" in fields.hidden).table
                      if groups.table else None)
-            if fields.marked - {"table"}:  # struck-out letters only, or faint strokes
+            if fields.marked - {"table"} or unsure_blank:  # struck-out letters, faint strokes
                 reading = _unread(photo, fields, start)
             else:
                 reading = _failure(
