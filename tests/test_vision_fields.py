@@ -937,7 +937,9 @@ def test_camera_shake_is_told_from_blur_by_its_direction():
     its rows and columns blur alike: the grid cannot tell (documented, not claimed). A
     weaker shake at 60° (7 px) is caught too: a 7's bar smeared into its box's top edge
     there read 117 for 177 at 0.977; and a weaker one still (6 px at 59°, isotropy 0.46),
-    under which a 9's loop smeared into a 3: 133 for 193 at 0.978."""
+    under which a 9's loop smeared into a 3: 133 for 193 at 0.978; and 4 px at 30°
+    (isotropy 0.56), under which a 9's thin left side faded below the thresholds: 83 for 89
+    at 0.982."""
     from vision.fields import SHAKEN, isotropy
 
     grid = np.full((300, 400), 235, np.uint8)
@@ -961,6 +963,10 @@ def test_camera_shake_is_told_from_blur_by_its_direction():
     k[4, 1:7] = 1
     k = cv2.warpAffine(k, cv2.getRotationMatrix2D((4, 4), 59, 1), (9, 9))
     assert 0.45 < isotropy(cv2.filter2D(grid, -1, k / k.sum())) < SHAKEN
+    k = np.zeros((9, 9), np.float32)  # 4 px at 30°: a 9's faded side left a 3 (0.557)
+    k[4, 2:6] = 1
+    k = cv2.warpAffine(k, cv2.getRotationMatrix2D((4, 4), 30, 1), (9, 9))
+    assert 0.5 < isotropy(cv2.filter2D(grid, -1, k / k.sum())) < SHAKEN
     k = np.eye(9, dtype=np.float32)  # along the diagonal
     assert isotropy(cv2.filter2D(grid, -1, k / k.sum())) > SHAKEN
 
