@@ -764,6 +764,25 @@ def test_a_glyph_lying_along_a_rule_is_doubtful():
     assert _along_rules(out, pieces, stats, on_rule) == set()
 
 
+def test_two_characters_centred_in_one_box_of_a_comb_are_doubtful():
+    """48 in Yusei's light blue (stress seed 187, `encres_couleur`): the open 4's bar too
+    faint to join its two strokes, each was a character, read 1 and 1; numbered in order
+    they filled the three boxes, 118 at 0.98. Two neighbouring characters centred in the
+    same box are one digit broken or two squeezed: both doubtful. One per box is not."""
+    from vision.fields import _sharing_a_cell
+
+    comb = [(0, 0, 50, 60), (50, 0, 100, 60), (100, 0, 150, 60)]
+
+    def cell_of(x: float) -> int:
+        return next((i for i, b in enumerate(comb) if b[0] <= x < b[2]), -1)
+
+    labels = np.zeros((60, 150), np.int32)
+    broken = [([1], (55, 68)), ([2], (72, 84)), ([3], (110, 135))]  # the 4's strokes, the 8
+    assert _sharing_a_cell(broken, labels, comb, 0, cell_of) == {(0, 0), (0, 1)}
+    apart = [([1], (60, 80)), ([3], (110, 135))]
+    assert _sharing_a_cell(apart, labels, comb, 0, cell_of) == set()
+
+
 def test_a_digit_beside_a_separator_thickened_along_a_digits_length_is_doubtful():
     """136 in light violet (stress seed 171): the 6's stem lay along the dashed separator and
     was erased with it; its loop alone read 0 (130 at 0.98). A separator thicker than the

@@ -840,18 +840,33 @@ def _joined(
     return [(labs, span) for labs, span in out] if changed else None
 
 
+def _char_centres(chars, labels: np.ndarray) -> list[float]:
+    """The column of each character's ink centre (its span's middle where it has one)."""
+    return [(span[0] + span[1]) / 2 if span is not None
+            else float(np.nonzero(np.isin(labels, labs_))[1].mean()) for labs_, span in chars]
+
+
 def _comb_pieces(chars, labels: np.ndarray, comb: list[Box4], row: int) -> dict:
     """Cell → strokes of each character of a combed field, numbered by ``comb_keys``."""
-    centres = []
-    for labs_, span in chars:
-        if span is not None:
-            centres.append((span[0] + span[1]) / 2)
-        else:
-            centres.append(float(np.nonzero(np.isin(labels, labs_))[1].mean()))
+    centres = _char_centres(chars, labels)
     return {
         (row, k): [(lab, span) for lab in labs_]
         for (labs_, span), k in zip(chars, comb_keys(centres, comb), strict=True)
     }
+
+
+def _sharing_a_cell(chars, labels: np.ndarray, comb: list[Box4], row: int, cell_of) -> set[tuple[int, int]]:
+    """The cells given to two neighbouring characters centred in the same box of the comb:
+    one digit broken in two (Yusei's open 4, its bar too faint to join its strokes: read
+    1 and 1, 48 read 118 at 0.98), or two digits squeezed into one box. Doubtful."""
+    centres = _char_centres(chars, labels)
+    keys = comb_keys(centres, comb)
+    boxes = [cell_of(c) for c in centres]
+    found = set()
+    for i in range(len(boxes) - 1):
+        if boxes[i] >= 0 and boxes[i] == boxes[i + 1]:
+            found |= {(row, keys[i]), (row, keys[i + 1])}
+    return found
 
 
 def _split_at_rules(
@@ -1168,6 +1183,8 @@ def _cut(
         digits = field in ("table", "score")
         chars = _characters(labels, stats, comb_labs, height, digits, cell_of, seps)
         pieces = _comb_pieces(chars, labels, comb, order[0][0])
+        if digits:
+            shared = _sharing_a_cell(chars, labels, comb, order[0][0], cell_of)
         if digits:  # digits touching as written freely: another cut, the recogniser decides
             eager = _characters(labels, stats, comb_labs, height, digits, cell_of, seps, True)
             if len(eager) == len(chars) and field == "table":  # a 1 merged into a digit's
@@ -1202,7 +1219,7 @@ def _cut(
     on_separator = (_beside_stroked_separator(out, pieces, stats, raw, rules, cell)
                     if field == "table" else set())
     if field in ("table", "score"):
-        on_separator |= _along_rules(out, pieces, stats, on_rule)
+        on_separator |= _along_rules(out, pieces, stats, on_rule) | (shared & set(out))
     loops = {}
     if field in ("table", "score"):
         loops = _pale_loops(out, sub, away, labels, pieces, wide=field == "score")
