@@ -1094,8 +1094,8 @@ class _Cut(NamedTuple):
     joined: dict[tuple[int, int], Glyph] | None  # the table, a close short piece joined
     pale_beside: set[tuple[int, int]]  # table cells with ink too pale to cut beside the digit
     pale_loops: dict[tuple[int, int], np.ndarray]  # table, score digits whose pale ink closes a loop
-    on_separator: set[tuple[int, int]]  # table cells beside a separator that carries a stroke,
-    # table and score cells whose glyph lies along a rule
+    doubted: set[tuple[int, int]]  # number cells whose glyph the cut doubts (by a stroked
+    # separator, along a rule, sharing a box)
     apart: bool = False  # the alternative parts strokes that do not touch, no stroke cut
     astray: bool = False  # outer rules at their search's end, unseen or apart: the page is off
 
@@ -1171,6 +1171,7 @@ def _cut(
             marked |= big
     pieces: dict[tuple[int, int], list[tuple[int, tuple[int, int] | None]]] = {}
     alt_pieces = joined_pieces = None
+    shared: set[tuple[int, int]] = set()  # number cells two characters share
     apart = False
     if combed:
         order = sorted(boxes)
@@ -1183,9 +1184,8 @@ def _cut(
         digits = field in ("table", "score")
         chars = _characters(labels, stats, comb_labs, height, digits, cell_of, seps)
         pieces = _comb_pieces(chars, labels, comb, order[0][0])
-        if digits:
-            shared = _sharing_a_cell(chars, labels, comb, order[0][0], cell_of)
         if digits:  # digits touching as written freely: another cut, the recogniser decides
+            shared = _sharing_a_cell(chars, labels, comb, order[0][0], cell_of)
             eager = _characters(labels, stats, comb_labs, height, digits, cell_of, seps, True)
             if len(eager) == len(chars) and field == "table":  # a 1 merged into a digit's
                 eager = _one_off(chars, labels)  # side? (a score has the game to check it)
@@ -1216,10 +1216,10 @@ def _cut(
     if combed:
         out = _bar_above(out, boxes, stats, set(comb_labs), on_rule, cell, min_area, (x0, y0))
     pale = _pale_beside(out, boxes, sub, clean, away, labels, pieces, cell) if field == "table" else set()
-    on_separator = (_beside_stroked_separator(out, pieces, stats, raw, rules, cell)
-                    if field == "table" else set())
+    doubted = (_beside_stroked_separator(out, pieces, stats, raw, rules, cell)
+               if field == "table" else set())
     if field in ("table", "score"):
-        on_separator |= _along_rules(out, pieces, stats, on_rule) | (shared & set(out))
+        doubted |= _along_rules(out, pieces, stats, on_rule) | (shared & set(out))
     loops = {}
     if field in ("table", "score"):
         loops = _pale_loops(out, sub, away, labels, pieces, wide=field == "score")
@@ -1236,7 +1236,7 @@ def _cut(
         or _stroke_on_rule_before(out, pieces, stats, raw, sub, on_rule, rules, cell, min_area)
     )
     return _Cut(out, doubtful - set(out), marked or bool(out) or bool(doubtful), alternative, hidden,
-                joined_cut, pale, loops, on_separator, apart, combed and _astray(rules, xs, ys, search))
+                joined_cut, pale, loops, doubted, apart, combed and _astray(rules, xs, ys, search))
 
 
 #: an outer rule of a combed box found this close (pixels) to its search window's end
@@ -1915,7 +1915,7 @@ def cut_fields(bgr: np.ndarray, layout: Layout, tolerance: float = 0.09) -> Fiel
         if cut.astray and cut.glyphs:
             doubtful.add(f"{name}:recalage")
         pale_beside |= {f"{name}:{c}" for _, c in cut.pale_beside}
-        doubtful |= {f"{name}:{c}" for _, c in cut.on_separator}
+        doubtful |= {f"{name}:{c}" for _, c in cut.doubted}
         pale_loops |= {f"{name}:{rc[1]}": replace(cut.glyphs[rc], image=image)
                        for rc, image in cut.pale_loops.items()}
     touching_one = _plausible_cuts(combs, alternatives, apart)
