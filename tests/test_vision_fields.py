@@ -2,6 +2,7 @@
 
 import cv2
 import numpy as np
+import pytest
 
 from vision.fields import cut_fields
 from vision.glyphs import STYLES
@@ -924,13 +925,18 @@ def test_ink_too_pale_to_cut_beside_a_digit_is_seen():
     args = ({(0, 0): None}, {(0, 0): (0, 0, 50, 50)})
     away = np.ones((50, 50), bool)
     pieces = {(0, 0): [(1, None)]}
-    assert _pale_beside(*args, sub, clean, away, labels, pieces, cell) == set()
+    assert _pale_beside(*args, sub, clean, away, labels, pieces, cell) == {}
     rim = sub.copy()
     rim[7:43, 22:24] = rim[7:43, 28:30] = 0.25  # blur and JPEG around the stroke
-    assert _pale_beside(*args, rim, clean, away, labels, pieces, cell) == set()
+    assert _pale_beside(*args, rim, clean, away, labels, pieces, cell) == {}
     faded = sub.copy()
     faded[8:11, 8:24] = 0.2  # the 7's bar, too pale to be cut
-    assert _pale_beside(*args, faded, clean, away, labels, pieces, cell) == {(0, 0)}
+    found = _pale_beside(*args, faded, clean, away, labels, pieces, cell)
+    assert list(found) == [(0, 0)]
+    whole = found[(0, 0)]  # the digit seen with its pale bar, for the reader to read again
+    assert whole.shape == (34, 20)  # from the bar's left end to the upright's right side
+    assert whole[:3, :16].min() == pytest.approx(0.2) and whole[:, 16:].max() == pytest.approx(0.5)
+    assert not whole[10:, :16].any()  # nothing but the two strokes
 
 
 def test_a_lone_small_digit_in_light_pencil_sets_the_pen_of_its_box():

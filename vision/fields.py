@@ -153,8 +153,9 @@ class Fields:
     #: flags the table when that cut reads as surely as the one kept
     joined: dict[str, dict[int, Glyph]] = field(default_factory=dict)
     #: table cells with ink beside their digit, off its strokes, too pale to be cut (a 7's
-    #: faded bars): a digit read as a lone upright there may be another one
-    pale_beside: set[str] = field(default_factory=set)
+    #: faded bars): a digit read as a lone upright there may be another one. Each with the
+    #: digit seen with that ink, read again: a thin pale 3 cut as its lower half reads 2
+    pale_beside: dict[str, Glyph] = field(default_factory=dict)
     #: the grid's sharpness the same in every direction (1) or not (camera shake): see
     #: :func:`isotropy`
     isotropy: float = 1.0
@@ -1092,7 +1093,8 @@ class _Cut(NamedTuple):
     alternative: dict[tuple[int, int], Glyph] | None  # touching digits cut apart
     hidden: bool  # the table, where a leading digit may hide unread
     joined: dict[tuple[int, int], Glyph] | None  # the table, a close short piece joined
-    pale_beside: set[tuple[int, int]]  # table cells with ink too pale to cut beside the digit
+    pale_beside: dict[tuple[int, int], np.ndarray]  # table cells with ink too pale to cut beside
+    # the digit, and the digit seen with it
     pale_loops: dict[tuple[int, int], np.ndarray]  # table, score digits whose pale ink closes a loop
     doubted: set[tuple[int, int]]  # number cells whose glyph the cut doubts (by a stroked
     # separator, along a rule, sharing a box)
@@ -1215,7 +1217,7 @@ def _cut(
     )
     if combed:
         out = _bar_above(out, boxes, stats, set(comb_labs), on_rule, cell, min_area, (x0, y0))
-    pale = _pale_beside(out, boxes, sub, clean, away, labels, pieces, cell) if field == "table" else set()
+    pale = _pale_beside(out, boxes, sub, clean, away, labels, pieces, cell) if field == "table" else {}
     doubted = (_beside_stroked_separator(out, pieces, stats, raw, rules, cell)
                if field == "table" else set())
     if field in ("table", "score"):
@@ -1361,21 +1363,24 @@ PALE_RIM = 0.06
 def _pale_beside(
     out: dict, boxes: dict, sub: np.ndarray, clean: np.ndarray, away: np.ndarray,
     labels: np.ndarray, pieces: dict, cell: float,
-) -> set[tuple[int, int]]:
+) -> dict[tuple[int, int], np.ndarray]:
     """Cells of the table whose box holds, off the cut strokes and their rims, a stretch of
-    ink paler than the strokes but well above the paper: part of the digit left out."""
-    found = set()
+    ink paler than the strokes but well above the paper: part of the digit left out. Each
+    with the digit seen whole, its strokes and that pale ink (a crop like a glyph's image),
+    for the reader to read again."""
+    found = {}
     r = max(1, int(round(PALE_RIM * cell)))
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
     for rc in out:
         box = boxes.get(rc)
         if box is None:
             continue
+        labs = [lab for lab, _ in pieces.get(rc, [])]
         bx0, by0, bx1, by1 = (int(v) for v in box)
         bx0, by0 = max(bx0, 0), max(by0, 0)
         region = sub[by0:by1, bx0:bx1]
         strokes = clean[by0:by1, bx0:bx1] > 0
-        mine = np.isin(labels[by0:by1, bx0:bx1], [lab for lab, _ in pieces.get(rc, [])])
+        mine = np.isin(labels[by0:by1, bx0:bx1], labs)
         if region.size == 0 or not mine.any():
             continue
         level = float(np.median(region[mine]))
@@ -1384,8 +1389,24 @@ def _pale_beside(
         n, _, st, _ = cv2.connectedComponentsWithStats(pale.astype(np.uint8), connectivity=8)
         longest = max((max(st[i, 2], st[i, 3]) for i in range(1, n)), default=0)
         if longest >= PALE_BESIDE_RUN * cell:
-            found.add(rc)
+            found[rc] = _seen_whole(sub, away, labels, labs, (bx0, by0, bx1, by1), PALE_BESIDE * level)
     return found
+
+
+def _seen_whole(
+    sub: np.ndarray, away: np.ndarray, labels: np.ndarray, labs: list[int], box: Box4, pale: float,
+) -> np.ndarray:
+    """A digit's cut strokes (``labs``, wherever they lie) with the ink above ``pale`` off
+    the rules in its ``box``, as ink on the bounding box of the two: a glyph's image."""
+    ys, xs = np.nonzero(np.isin(labels, labs))
+    x0, y0 = min(box[0], int(xs.min())), min(box[1], int(ys.min()))
+    x1, y1 = max(box[2], int(xs.max()) + 1), max(box[3], int(ys.max()) + 1)
+    whole = np.isin(labels[y0:y1, x0:x1], labs)
+    bx0, by0, bx1, by1 = box[0] - x0, box[1] - y0, box[2] - x0, box[3] - y0
+    whole[by0:by1, bx0:bx1] |= (sub[box[1]:box[3], box[0]:box[2]] > pale) & away[box[1]:box[3], box[0]:box[2]]
+    rows, cols = np.flatnonzero(whole.any(1)), np.flatnonzero(whole.any(0))
+    crop = (slice(rows[0], rows[-1] + 1), slice(cols[0], cols[-1] + 1))
+    return np.where(whole, sub[y0:y1, x0:x1], 0).astype(np.float32)[crop]
 
 
 #: ink above one of these shares of a table digit's stroke level, off the rules, is its pale
@@ -1891,7 +1912,7 @@ def cut_fields(bgr: np.ndarray, layout: Layout, tolerance: float = 0.09) -> Fiel
     alternatives: dict[str, dict[int, Glyph]] = {}
     hidden_in: set[str] = set()
     joined_cuts: dict[str, dict[int, Glyph]] = {}
-    pale_beside: set[str] = set()
+    pale_beside: dict[str, Glyph] = {}
     pale_loops: dict[str, Glyph] = {}
     apart: set[str] = set()
     for name in layout.data["fields"]:
@@ -1914,7 +1935,8 @@ def cut_fields(bgr: np.ndarray, layout: Layout, tolerance: float = 0.09) -> Fiel
             joined_cuts[name] = {c: g for (_, c), g in cut.joined.items()}
         if cut.astray and cut.glyphs:
             doubtful.add(f"{name}:recalage")
-        pale_beside |= {f"{name}:{c}" for _, c in cut.pale_beside}
+        pale_beside |= {f"{name}:{rc[1]}": replace(cut.glyphs[rc], image=image)
+                        for rc, image in cut.pale_beside.items()}
         doubtful |= {f"{name}:{c}" for _, c in cut.doubted}
         pale_loops |= {f"{name}:{rc[1]}": replace(cut.glyphs[rc], image=image)
                        for rc, image in cut.pale_loops.items()}

@@ -348,13 +348,20 @@ def _best_cuts(fields: Fields, glyphs: list[Glyph], readings, recogniser: Recogn
 PART_OF_ANOTHER = frozenset("10")
 
 
-def _pale_uprights(fields: Fields, readings) -> None:
+def _pale_uprights(fields: Fields, readings, glyphs: dict[str, Glyph], recogniser: Recogniser) -> None:
     """A digit beside ink too pale to be cut may be part of another whose other strokes
     faded (camera shake, a light pen): a 7's bars, 57 read 51; a 6's stem in pencil, 176
-    read 170. When it reads as such a part, its cell is doubtful."""
+    read 170. When it reads as such a part, its cell is doubtful; so is it when, seen with
+    that ink, it no longer reads surely as read (a thin pale 3 cut as its lower half read
+    2 at 0.97: 131 read 121). Not a digit of another cut of its number, kept instead."""
     for r in readings:
         if r.key in fields.pale_beside and r.best in PART_OF_ANOTHER:
             fields.doubtful.add(r.key)
+    read = {r.key for r in readings}
+    _unsure_when_seen_whole(fields, readings, {
+        k: g for k, g in fields.pale_beside.items()
+        if k in read and k not in fields.doubtful and glyphs[k].origin == g.origin
+    }, recogniser)
 
 
 #: a digit seen again with the pale ink that closes one of its loops must still read as
@@ -712,7 +719,7 @@ def _read_page(page, candidates, board, tables, layout, recogniser, photo, thres
         readings = recogniser.read(glyphs)
         glyphs, readings = _best_cuts(fields, glyphs, readings, recogniser)
         by_key = {g.key: g for g in glyphs}
-        _pale_uprights(fields, readings)
+        _pale_uprights(fields, readings, by_key, recogniser)
         _lying_ones(fields, readings, by_key)
         _closed_loops(fields, readings, by_key, recogniser)
         _halo_loops(fields, readings, by_key, recogniser)
