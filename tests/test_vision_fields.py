@@ -770,7 +770,7 @@ def test_two_characters_centred_in_one_box_of_a_comb_are_doubtful():
     faint to join its two strokes, each was a character, read 1 and 1; numbered in order
     they filled the three boxes, 118 at 0.98. Two neighbouring characters centred in the
     same box are one digit broken or two squeezed: both doubtful. One per box is not."""
-    from vision.fields import _sharing_a_cell
+    from vision.fields import _char_centres, _sharing_a_cell
 
     comb = [(0, 0, 50, 60), (50, 0, 100, 60), (100, 0, 150, 60)]
 
@@ -779,9 +779,9 @@ def test_two_characters_centred_in_one_box_of_a_comb_are_doubtful():
 
     labels = np.zeros((60, 150), np.int32)
     broken = [([1], (55, 68)), ([2], (72, 84)), ([3], (110, 135))]  # the 4's strokes, the 8
-    assert _sharing_a_cell(broken, labels, comb, 0, cell_of) == {(0, 0), (0, 1)}
+    assert _sharing_a_cell(_char_centres(broken, labels), comb, 0, cell_of) == {(0, 0), (0, 1)}
     apart = [([1], (60, 80)), ([3], (110, 135))]
-    assert _sharing_a_cell(apart, labels, comb, 0, cell_of) == set()
+    assert _sharing_a_cell(_char_centres(apart, labels), comb, 0, cell_of) == set()
 
 
 def test_a_digit_beside_a_separator_thickened_along_a_digits_length_is_doubtful():

@@ -847,20 +847,20 @@ def _char_centres(chars, labels: np.ndarray) -> list[float]:
             else float(np.nonzero(np.isin(labels, labs_))[1].mean()) for labs_, span in chars]
 
 
-def _comb_pieces(chars, labels: np.ndarray, comb: list[Box4], row: int) -> dict:
-    """Cell → strokes of each character of a combed field, numbered by ``comb_keys``."""
-    centres = _char_centres(chars, labels)
+def _comb_pieces(chars, centres: list[float], comb: list[Box4], row: int) -> dict:
+    """Cell → strokes of each character of a combed field (``centres``: their
+    ``_char_centres``), numbered by ``comb_keys``."""
     return {
         (row, k): [(lab, span) for lab in labs_]
         for (labs_, span), k in zip(chars, comb_keys(centres, comb), strict=True)
     }
 
 
-def _sharing_a_cell(chars, labels: np.ndarray, comb: list[Box4], row: int, cell_of) -> set[tuple[int, int]]:
-    """The cells given to two neighbouring characters centred in the same box of the comb:
-    one digit broken in two (Yusei's open 4, its bar too faint to join its strokes: read
-    1 and 1, 48 read 118 at 0.98), or two digits squeezed into one box. Doubtful."""
-    centres = _char_centres(chars, labels)
+def _sharing_a_cell(centres: list[float], comb: list[Box4], row: int, cell_of) -> set[tuple[int, int]]:
+    """The cells given to two neighbouring characters (``centres``: their ``_char_centres``)
+    centred in the same box of the comb: one digit broken in two (Yusei's open 4, its bar
+    too faint to join its strokes: read 1 and 1, 48 read 118 at 0.98), or two digits
+    squeezed into one box. Doubtful."""
     keys = comb_keys(centres, comb)
     boxes = [cell_of(c) for c in centres]
     found = set()
@@ -1185,19 +1185,21 @@ def _cut(
         seps = [float(b[0]) for b in comb[1:]]
         digits = field in ("table", "score")
         chars = _characters(labels, stats, comb_labs, height, digits, cell_of, seps)
-        pieces = _comb_pieces(chars, labels, comb, order[0][0])
+        row = order[0][0]
+        centres = _char_centres(chars, labels)
+        pieces = _comb_pieces(chars, centres, comb, row)
         if digits:  # digits touching as written freely: another cut, the recogniser decides
-            shared = _sharing_a_cell(chars, labels, comb, order[0][0], cell_of)
+            shared = _sharing_a_cell(centres, comb, row, cell_of)
             eager = _characters(labels, stats, comb_labs, height, digits, cell_of, seps, True)
             if len(eager) == len(chars) and field == "table":  # a 1 merged into a digit's
                 eager = _one_off(chars, labels)  # side? (a score has the game to check it)
             if len(eager) != len(chars):
-                alt_pieces = _comb_pieces(eager, labels, comb, order[0][0])
+                alt_pieces = _comb_pieces(eager, _char_centres(eager, labels), comb, row)
                 apart = _at_gaps(eager, labels)
         if field == "table":
             joined = _joined(chars, stats, height)
             if joined is not None:
-                joined_pieces = _comb_pieces(joined, labels, comb, order[0][0])
+                joined_pieces = _comb_pieces(joined, _char_centres(joined, labels), comb, row)
     else:
         for lab, rc in owner.items():
             for span, cell_rc in _split_at_rules(stats[lab], rc, rules, boxes, cell):
