@@ -43,6 +43,33 @@ def test_a_thumb_across_a_number_box_asks_for_another_photo():
         assert reading.bulletin()["illisible"] is True and reading.bulletin()["table"] is None
 
 
+def _pen_on(box: str, seed: int, grey: int) -> np.ndarray:
+    """A bulletin with a pen of no colour (``grey``: its body's level) lying across ``box``."""
+    rng = np.random.default_rng(seed)
+    paper, _ = write_bulletin(CONTENT, STYLES["test_serre"], rng)
+    photo, corners = photograph(paper, rng, FLAT)
+    x, y, bw, bh = Layout.load().field_box(box)
+    u, v = x + bw * 0.4, y + bh / 2
+    c = np.asarray(corners, np.float32)
+    point = (1 - v) * ((1 - u) * c[0] + u * c[1]) + v * ((1 - u) * c[3] + u * c[2])
+    width = float(np.linalg.norm(c[1] - c[0]))
+    a, b = point + (-0.2 * width, 0.3 * width), point + (0.2 * width, -0.3 * width)
+    cv2.line(photo, tuple(int(t) for t in a), tuple(int(t) for t in b), (grey,) * 3,
+             int(0.08 * width))
+    return photo
+
+
+def test_a_dark_pen_without_colour_across_a_number_box_asks_for_another_photo():
+    """A black pen and a dark grey sleeve have the paper's chromaticity: only their darkness
+    tells them from it (before, the bulletin was read under them and flagged)."""
+    for box, said, grey in (("table", "la table", 25), ("score", "les points", 75)):
+        photo = _pen_on(box, 5, grey)
+        assert box in covered_boxes(find_page(photo).image, Layout.load()), box
+        reading = read_bulletin(photo, MOVES, tables=range(1, 201))
+        assert reading.status == CACHE, (box, reading.status)
+        assert said in reading.message
+
+
 def test_ink_of_any_colour_and_shadows_hide_nothing():
     layout = Layout.load()
     for seed, ink in enumerate(("rouge", "vert", "violet", "bleu_clair", "feutre")):

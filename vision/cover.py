@@ -5,9 +5,12 @@ What hides a box is wider than any pen stroke, so the local paper light
 (:func:`vision.fields.paper_light`, strokes and rules closed away) keeps it, and it is
 rarely the paper's colour: its chromaticity stands apart from the page's (a thumb's skin
 by 0.06 to 0.10, while shadows, reflections and a warm or cold light leave the paper light
-within 0.04 of it in every number box of the stress conditions). Only ink blotted wider
-than the closing (a felt pen's 8, its loops filled) is as coloured; it stays inside its box,
-while what lies on the page comes in across the box's edge."""
+within 0.04 of it in every number box of the stress conditions). What has no colour (a
+black pen, a dark sleeve) is told by its darkness instead: under 0.45 of the page's light,
+where the stress conditions' shadows leave the paper light near the boxes at 0.68 of it at
+least. Only ink blotted wider than the closing (a felt pen's 8, its loops filled) is as
+coloured or as dark; it stays inside its box, while what lies on the page comes in across
+the box's edge."""
 
 from __future__ import annotations
 
@@ -19,6 +22,8 @@ from .layout import Layout, to_px
 
 #: chromaticity (share of each channel in the sum) this far from the page's median: not paper
 OFF_PAPER = 0.04
+#: paper light under this share of the page's median light (its grey): something dark lies there
+DARK_SHARE = 0.45
 #: a box is hidden when this much of it (in cells' areas) is not paper; a thumb's tip barely
 #: entering a box covers 0.05–0.15 of a cell, and those are flagged by the reading itself
 HIDDEN_CELLS = 0.25
@@ -30,12 +35,15 @@ BOXES = {"table": "la table", "ref": "la référence", "score": "les points"}
 
 def covered_boxes(page: np.ndarray, layout: Layout) -> list[str]:
     """The number boxes of the rectified page (BGR, canonical size) hidden in part by
-    something that is not paper. A grey page (no colour) tells nothing: none."""
+    something that is not paper: off the paper's colour, or far darker than it. A grey
+    page (no colour) tells nothing: none."""
     if page.ndim != 3:
         return []
     h, w = page.shape[:2]
-    # the page is mostly paper: its median colour is the paper's
-    median = np.median(_chroma(page[::8, ::8].astype(np.float32)).reshape(-1, 3), axis=0)
+    # the page is mostly paper: its median colour and light are the paper's
+    sample = page[::8, ::8].astype(np.float32)
+    median = np.median(_chroma(sample).reshape(-1, 3), axis=0)
+    grey = float(np.median(sample.sum(axis=2)))
     boxes = {name: to_px(layout.field_box(name), (w, h)) for name in BOXES}
     margin = max(w // 40, 8)  # room for the closing that takes the strokes away
     left = max(min(b[0] for b in boxes.values()) - margin, 0)
@@ -43,7 +51,8 @@ def covered_boxes(page: np.ndarray, layout: Layout) -> list[str]:
     right = min(max(b[2] for b in boxes.values()) + margin, w)
     bottom = min(max(b[3] for b in boxes.values()) + margin, h)
     light = paper_light(page[top:bottom, left:right])
-    off = (np.abs(_chroma(light) - median).max(axis=2) > OFF_PAPER).astype(np.uint8)
+    off = ((np.abs(_chroma(light) - median).max(axis=2) > OFF_PAPER)
+           | (light.sum(axis=2) < DARK_SHARE * grey)).astype(np.uint8)
     count, labels = cv2.connectedComponents(off, connectivity=8)
     sizes = np.bincount(labels.ravel(), minlength=count)
     hidden = []

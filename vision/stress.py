@@ -204,6 +204,32 @@ def _thumb(paper, rng):
     return shot
 
 
+def _pen_across(paper, rng):
+    """A black or dark pen (or a dark sleeve) lying across the page over the number boxes,
+    as the arbiter left it: no colour to tell it from the paper, only its darkness. Its
+    body crosses one box's middle at any angle; a glossy streak runs along it."""
+    shot = _shoot(paper, rng, _fx())
+    c = np.asarray(shot.corners, np.float32)
+    layout = Layout.load()
+    x, y, bw, bh = layout.field_box(("table", "ref", "score")[int(rng.integers(3))])
+    u, v = rng.uniform(x, x + bw), y + bh / 2  # page fractions, across the box's middle
+    point = (1 - v) * ((1 - u) * c[0] + u * c[1]) + v * ((1 - u) * c[3] + u * c[2])
+    width = float(np.linalg.norm(c[1] - c[0]))
+    angle = rng.uniform(0, math.pi)
+    half = np.array([math.cos(angle), math.sin(angle)], np.float32) * width * 0.4
+    a, b = point - half, point + half
+    thick = int(width * rng.uniform(0.06, 0.1))
+    body = int(rng.uniform(15, 70))
+    tint = int(rng.integers(0, 25)) if rng.random() < 0.5 else 0
+    colour = (body + tint, body, body)  # black or dark grey, sometimes a little blue
+    cv2.line(shot.photo, (int(a[0]), int(a[1])), (int(b[0]), int(b[1])), colour, thick)
+    shine = min(body + 60, 255)
+    side = np.array([-half[1], half[0]]) / max(float(np.linalg.norm(half)), 1.0) * thick * 0.2
+    cv2.line(shot.photo, (int(a[0] + side[0]), int(a[1] + side[1])),
+             (int(b[0] + side[0]), int(b[1] + side[1])), (shine,) * 3, max(thick // 8, 1))
+    return shot
+
+
 def _rot90(paper, rng):
     shot = _shoot(paper, rng, _fx())
     shot.photo = np.ascontiguousarray(np.rot90(shot.photo, 1 if rng.random() < 0.5 else -1))
@@ -286,6 +312,7 @@ CONDITIONS: dict[str, Condition] = {
     "ombre_marqueur": Condition(_shadow_marker),
     "doigt_marqueur": Condition(_finger),
     "pouce_sur_les_cases": Condition(_thumb),
+    "stylo_sur_les_cases": Condition(_pen_across),
     "rotation_90": Condition(_rot90),
     "deux_doigts": Condition(lambda p, r: _finger_on(p, r, 2)),
     "cumul": Condition(lambda p, r: _combined(p, r), "bille"),
