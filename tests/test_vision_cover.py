@@ -81,6 +81,20 @@ def test_ink_of_any_colour_and_shadows_hide_nothing():
         assert read_bulletin(photo, MOVES, tables=range(1, 201)).status != CACHE
 
 
+def test_a_dark_shadow_by_the_table_box_hides_nothing():
+    """A shadow cast on the marker beside the table box (stress seed 222, ``ombre_marqueur``)
+    reaches the box at 0.33 of the page's light, as dark as a grey sleeve; its edge fades
+    over its blur, where an object's is a step."""
+    from vision.bench import make_cases
+    from vision.stress import stress_photo
+
+    case = make_cases(40, 222)[1]
+    photo = stress_photo("ombre_marqueur", case.content, case.style, case.seed)
+    assert covered_boxes(find_page(photo).image, Layout.load()) == []
+    reading = read_bulletin(photo, case.candidates, case.board, tables=range(1, 201))
+    assert reading.status in ("ok", "a_verifier")
+
+
 def test_a_felt_pen_blot_inside_its_box_is_ink_not_a_thumb():
     """Table 158 in a bleeding felt pen (Vif's hand, seed 153 of the stress run): the 8's
     loops filled into a blue blot wider than the closing, 0.23 of a cell off the paper's

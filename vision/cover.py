@@ -6,11 +6,12 @@ What hides a box is wider than any pen stroke, so the local paper light
 rarely the paper's colour: its chromaticity stands apart from the page's (a thumb's skin
 by 0.06 to 0.10, while shadows, reflections and a warm or cold light leave the paper light
 within 0.04 of it in every number box of the stress conditions). What has no colour (a
-black pen, a dark sleeve) is told by its darkness instead: under 0.45 of the page's light,
-where the stress conditions' shadows leave the paper light near the boxes at 0.68 of it at
-least. Only ink blotted wider than the closing (a felt pen's 8, its loops filled) is as
-coloured or as dark; it stays inside its box, while what lies on the page comes in across
-the box's edge."""
+black pen, a dark sleeve) is told by its darkness and its edge instead: under 0.45 of the
+page's light, and bounded by a step (its light falls by 0.05 to 0.06 of the page's per
+pixel), where a shadow as dark fades over its blur (0.013 at most: a shadow cast on a
+marker by the phone, reaching the table box at 0.33 of the page's light). Only ink blotted
+wider than the closing (a felt pen's 8, its loops filled) is as coloured or as dark; it
+stays inside its box, while what lies on the page comes in across the box's edge."""
 
 from __future__ import annotations
 
@@ -24,6 +25,8 @@ from .layout import Layout, to_px
 OFF_PAPER = 0.04
 #: paper light under this share of the page's median light (its grey): something dark lies there
 DARK_SHARE = 0.45
+#: … with an edge where the light falls this much (share of the page's) per pixel: an object's
+STEEP_EDGE = 0.03
 #: a box is hidden when this much of it (in cells' areas) is not paper; a thumb's tip barely
 #: entering a box covers 0.05–0.15 of a cell, and those are flagged by the reading itself
 HIDDEN_CELLS = 0.25
@@ -52,7 +55,7 @@ def covered_boxes(page: np.ndarray, layout: Layout) -> list[str]:
     bottom = min(max(b[3] for b in boxes.values()) + margin, h)
     light = paper_light(page[top:bottom, left:right])
     off = ((np.abs(_chroma(light) - median).max(axis=2) > OFF_PAPER)
-           | (light.sum(axis=2) < DARK_SHARE * grey)).astype(np.uint8)
+           | _dark_objects(light.sum(axis=2) / max(grey, 1.0))).astype(np.uint8)
     count, labels = cv2.connectedComponents(off, connectivity=8)
     sizes = np.bincount(labels.ravel(), minlength=count)
     hidden = []
@@ -64,6 +67,24 @@ def covered_boxes(page: np.ndarray, layout: Layout) -> list[str]:
                for k in range(1, count)):
             hidden.append(name)
     return hidden
+
+
+def _dark_objects(light: np.ndarray) -> np.ndarray:
+    """Where ``light`` (paper light, as a share of the page's) is dark behind a steep edge:
+    something lying on the page, not a shadow, whose edge is blurred."""
+    count, labels = cv2.connectedComponents((light < DARK_SHARE).astype(np.uint8), connectivity=8)
+    out = np.zeros(light.shape, bool)
+    if count < 2:
+        return out
+    gx = cv2.Sobel(light, cv2.CV_32F, 1, 0, ksize=3) / 8  # per pixel
+    gy = cv2.Sobel(light, cv2.CV_32F, 0, 1, ksize=3) / 8
+    slope = np.hypot(gx, gy)
+    ring = np.ones((9, 9), np.uint8)
+    for k in range(1, count):
+        dark = (labels == k).astype(np.uint8)
+        if float(slope[cv2.dilate(dark, ring) > 0].max()) >= STEEP_EDGE:
+            out |= dark > 0
+    return out
 
 
 def _chroma(light: np.ndarray) -> np.ndarray:
