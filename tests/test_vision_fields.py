@@ -996,6 +996,54 @@ def test_camera_shake_is_told_from_blur_by_its_direction():
     assert isotropy(cv2.filter2D(grid, -1, k / k.sum())) > SHAKEN
 
 
+def test_a_digit_beside_a_separator_widened_along_part_of_it_is_seen_with_that_ink():
+    """166 in pencil (stress seed 221): the last 6's stem lay along the separator over a
+    quarter of a cell and went with it when it was erased; its loop and lead-in read 5 (165
+    at 0.973). Too short for the separator rule above, the widened stretch is given back to
+    the digits beside it, for the reader to read them again. Plain separators, a bar crossing
+    one over a few rows, a digit further off, or the box's right edge widened the same way
+    give nothing back; a glyph already seen with its top edge keeps that."""
+    from vision.fields import Glyph, _RuleSet, _strokes_on_separators
+    from vision.rules import FoundRule
+
+    cell = 50.0
+    raw = np.zeros((80, 200), bool)
+    xs = (25, 75, 125, 175)  # the box's left edge, two separators, its right edge
+    for x in xs:
+        raw[10:70, x - 1 : x + 1] = True
+
+    def rule(x: int) -> FoundRule:
+        return FoundRule(10, np.full(60, float(x)), np.ones(60, np.float32), 1.0, 1.0)
+
+    def glyph(col: int, x: int, width: int) -> Glyph:
+        image = np.full((40, width), 0.8, np.float32)
+        return Glyph("table", 0, col, image, image, 0.2, cell, origin=(x + 100, 20 + 300))
+
+    rules = _RuleSet([], [rule(x) for x in xs])
+    out = {(0, 0): glyph(0, 35, 12), (0, 1): glyph(1, 92, 22), (0, 2): glyph(2, 130, 30)}
+    offset = (100, 300)  # where the field's crop lies in the page's ink map
+    assert _strokes_on_separators(out, raw, rules, cell, offset) == {}
+    crossed = raw.copy()
+    crossed[30:34, 118:132] = True  # a bar across the second separator: four rows
+    assert _strokes_on_separators(out, crossed, rules, cell, offset) == {}
+    raw[40:52, 122:128] = True  # a stem along the second separator, 12 rows
+    seen = _strokes_on_separators(out, raw, rules, cell, offset)
+    assert set(seen) == {(0, 1), (0, 2)}  # both neighbours may have lost it; not the first
+    last = seen[(0, 2)]
+    # the digit's crop grown leftwards to the stem: the stem's 12 rows given back, 6 wide
+    assert last.shape == (40, 130 + 30 - 122)
+    assert np.count_nonzero(last[:, :8] > 0) == 12 * 6
+    assert last[20:32, 0:6].min() == pytest.approx(0.8) and last[:20, :6].max() == 0
+    kept = np.ones((45, 30), np.float32)
+    out[(0, 2)] = Glyph("table", 0, 2, out[(0, 2)].image, out[(0, 2)].image, 0.2, cell,
+                        origin=(230, 320), with_edge=kept)
+    assert set(_strokes_on_separators(out, raw, rules, cell, offset)) == {(0, 1)}
+    raw[40:52, 122:128] = False
+    raw[40:52, 172:178] = True  # along the right edge, by the last digit
+    out[(0, 2)] = glyph(2, 140, 30)
+    assert _strokes_on_separators(out, raw, rules, cell, offset) == {}
+
+
 def test_a_digit_well_across_a_separator_is_doubtful():
     """An 8 written over the separator of its box loses the side that ran along the rule and
     reads 3 (181 → 131; 183 → 133 with only its top tick, a fifth of its width, left of the
