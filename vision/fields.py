@@ -1537,17 +1537,8 @@ def _unread_strokes(out: dict, pieces: dict, labs: list[int], stats: np.ndarray,
 
 def _run_width(raw: np.ndarray, rule: FoundRule) -> np.ndarray:
     """Per pixel along a vertical rule, the width of the ink run through its centre."""
-    h, w = raw.shape
-
-    def run(line: np.ndarray) -> int:  # consecutive ink pixels from the line's start
-        return len(line) if line.all() else int(np.argmin(line))
-
-    widths = np.zeros(len(rule.centre), np.int32)
-    for k, c in enumerate(rule.centre):
-        y, x = rule.lo + k, int(round(float(c)))
-        if 0 <= y < h and 0 <= x < w and raw[y, x]:
-            widths[k] = run(raw[y, x::-1]) + run(raw[y, x:]) - 1
-    return widths
+    left, right = _run_sides(raw, rule)
+    return np.maximum(left + right - 1, 0)
 
 
 def _left_upright(image: np.ndarray) -> bool:
@@ -1703,7 +1694,7 @@ def _strokes_on_separators(
         if not len(rule.centre):
             continue
         left, right = _run_sides(raw, rule)
-        widths = np.maximum(left + right - 1, 0)
+        widths = np.maximum(left + right - 1, 0)  # as _run_width
         inside = widths[widths < cell]
         if not inside.size:
             continue
