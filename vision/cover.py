@@ -72,18 +72,23 @@ def covered_boxes(page: np.ndarray, layout: Layout) -> list[str]:
 def _dark_objects(light: np.ndarray) -> np.ndarray:
     """Where ``light`` (paper light, as a share of the page's) is dark behind a steep edge:
     something lying on the page, not a shadow, whose edge is blurred."""
-    count, labels = cv2.connectedComponents((light < DARK_SHARE).astype(np.uint8), connectivity=8)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(
+        (light < DARK_SHARE).astype(np.uint8), connectivity=8)
     out = np.zeros(light.shape, bool)
     if count < 2:
         return out
     gx = cv2.Sobel(light, cv2.CV_32F, 1, 0, ksize=3) / 8  # per pixel
     gy = cv2.Sobel(light, cv2.CV_32F, 0, 1, ksize=3) / 8
     slope = np.hypot(gx, gy)
-    ring = np.ones((9, 9), np.uint8)
+    h, w = light.shape
+    pad = 4  # the ring round each dark patch where its edge is measured
+    ring = np.ones((2 * pad + 1, 2 * pad + 1), np.uint8)
     for k in range(1, count):
-        dark = (labels == k).astype(np.uint8)
-        if float(slope[cv2.dilate(dark, ring) > 0].max()) >= STEEP_EDGE:
-            out |= dark > 0
+        x, y, bw, bh = (int(v) for v in stats[k, :4])
+        x0, y0, x1, y1 = max(x - pad, 0), max(y - pad, 0), min(x + bw + pad, w), min(y + bh + pad, h)
+        dark = (labels[y0:y1, x0:x1] == k).astype(np.uint8)
+        if float(slope[y0:y1, x0:x1][cv2.dilate(dark, ring) > 0].max()) >= STEEP_EDGE:
+            out[y0:y1, x0:x1] |= dark > 0
     return out
 
 
