@@ -1685,7 +1685,7 @@ def _strokes_on_separators(
     0.97, 165). Shorter than ``HIDDEN_RUN``, which :func:`_beside_stroked_separator` doubts
     outright; the reader reads the digit again. Either neighbour may have drawn it (the
     side the run reaches further tells nothing: the stem straddles the rule). Not the box's
-    outer edges: a digit touching its right edge (a 0's side) is read again by nothing."""
+    outer edges: a digit touching the right edge (a 0's side) would lose its sureness there."""
     found: dict[tuple[int, int], np.ndarray] = {}
     if len(rules.cols) < 3 or not out:
         return found
