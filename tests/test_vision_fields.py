@@ -790,7 +790,7 @@ def test_a_digit_beside_a_separator_thickened_along_a_digits_length_is_doubtful(
     box's thinnest one over a third of a cell carries a stroke: the digits near it are
     doubtful, not one further off. A stroke crossing it over a few pixels, or plain
     separators, make nothing doubtful. The box's right edge likewise, against its left."""
-    from vision.fields import _beside_stroked_separator, _RuleSet
+    from vision.fields import _beside_stroked_separator, _RuleSet, _run_sides
     from vision.rules import FoundRule
 
     cell = 50.0
@@ -804,24 +804,28 @@ def test_a_digit_beside_a_separator_thickened_along_a_digits_length_is_doubtful(
         return FoundRule(10, np.full(60, float(x)), np.ones(60, np.float32), 1.0, 1.0)
 
     rules = _RuleSet([], [rule(x) for x in xs])
+
+    def sides(ink: np.ndarray) -> list:
+        return [_run_sides(ink, r) for r in rules.cols]
+
     # labels 1 to 3: the three digits (x, y, width, height, area)
     stats = np.array([[0, 0, 200, 80, 0], [35, 20, 25, 40, 300], [80, 20, 20, 40, 300],
                       [135, 20, 30, 40, 300]])
     out = {(0, c): None for c in range(3)}
     pieces = {(0, c): [(c + 1, None)] for c in range(3)}
-    assert _beside_stroked_separator(out, pieces, stats, raw, rules, cell) == set()
+    assert _beside_stroked_separator(out, pieces, stats, rules, sides(raw), cell) == set()
     crossed = raw.copy()
     crossed[30:34, 70:81] = True  # a bar across the separator: four rows
-    assert _beside_stroked_separator(out, pieces, stats, crossed, rules, cell) == set()
+    assert _beside_stroked_separator(out, pieces, stats, rules, sides(crossed), cell) == set()
     raw[20:52, 73:79] = True  # the stem along the first separator, 32 rows
-    assert _beside_stroked_separator(out, pieces, stats, raw, rules, cell) == {(0, 1)}
+    assert _beside_stroked_separator(out, pieces, stats, rules, sides(raw), cell) == {(0, 1)}
     # 199 written freely (stress seed 175): the last 9's stem along the box's right edge, 2
     # pixels thicker than the left edge over 30 rows: 190 at 0.97
     raw[20:52, 73:79] = False
     raw[20:50, 173:178] = True
-    assert _beside_stroked_separator(out, pieces, stats, raw, rules, cell) == {(0, 2)}
+    assert _beside_stroked_separator(out, pieces, stats, rules, sides(raw), cell) == {(0, 2)}
     raw[20:50, 176:178] = False  # one pixel thicker: the edge's own unevenness
-    assert _beside_stroked_separator(out, pieces, stats, raw, rules, cell) == set()
+    assert _beside_stroked_separator(out, pieces, stats, rules, sides(raw), cell) == set()
 
 
 def test_a_loop_drawn_across_the_top_edge_is_given_back_to_the_glyph_it_was_erased_from():
@@ -1003,7 +1007,7 @@ def test_a_digit_beside_a_separator_widened_along_part_of_it_is_seen_with_that_i
     the digits beside it, for the reader to read them again. Plain separators, a bar crossing
     one over a few rows, a digit further off, or the box's right edge widened the same way
     give nothing back; a glyph already seen with its top edge keeps that."""
-    from vision.fields import Glyph, _RuleSet, _strokes_on_separators
+    from vision.fields import Glyph, _RuleSet, _run_sides, _strokes_on_separators
     from vision.rules import FoundRule
 
     cell = 50.0
@@ -1020,14 +1024,18 @@ def test_a_digit_beside_a_separator_widened_along_part_of_it_is_seen_with_that_i
         return Glyph("table", 0, col, image, image, 0.2, cell, origin=(x + 100, 20 + 300))
 
     rules = _RuleSet([], [rule(x) for x in xs])
+
+    def sides(ink: np.ndarray) -> list:
+        return [_run_sides(ink, r) for r in rules.cols]
+
     out = {(0, 0): glyph(0, 35, 12), (0, 1): glyph(1, 92, 22), (0, 2): glyph(2, 130, 30)}
     offset = (100, 300)  # where the field's crop lies in the page's ink map
-    assert _strokes_on_separators(out, raw, rules, cell, offset) == {}
+    assert _strokes_on_separators(out, rules, sides(raw), cell, offset) == {}
     crossed = raw.copy()
     crossed[30:34, 118:132] = True  # a bar across the second separator: four rows
-    assert _strokes_on_separators(out, crossed, rules, cell, offset) == {}
+    assert _strokes_on_separators(out, rules, sides(crossed), cell, offset) == {}
     raw[40:52, 122:128] = True  # a stem along the second separator, 12 rows
-    seen = _strokes_on_separators(out, raw, rules, cell, offset)
+    seen = _strokes_on_separators(out, rules, sides(raw), cell, offset)
     assert set(seen) == {(0, 1), (0, 2)}  # both neighbours may have lost it; not the first
     last = seen[(0, 2)]
     # the digit's crop grown leftwards to the stem: the stem's 12 rows given back, 6 wide
@@ -1037,11 +1045,11 @@ def test_a_digit_beside_a_separator_widened_along_part_of_it_is_seen_with_that_i
     kept = np.ones((45, 30), np.float32)
     out[(0, 2)] = Glyph("table", 0, 2, out[(0, 2)].image, out[(0, 2)].image, 0.2, cell,
                         origin=(230, 320), with_edge=kept)
-    assert set(_strokes_on_separators(out, raw, rules, cell, offset)) == {(0, 1)}
+    assert set(_strokes_on_separators(out, rules, sides(raw), cell, offset)) == {(0, 1)}
     raw[40:52, 122:128] = False
     raw[40:52, 172:178] = True  # along the right edge, by the last digit
     out[(0, 2)] = glyph(2, 140, 30)
-    assert _strokes_on_separators(out, raw, rules, cell, offset) == {}
+    assert _strokes_on_separators(out, rules, sides(raw), cell, offset) == {}
 
 
 def test_a_digit_well_across_a_separator_is_doubtful():

@@ -1221,11 +1221,12 @@ def _cut(
     if combed:
         out = _bar_above(out, boxes, stats, set(comb_labs), on_rule, cell, min_area, (x0, y0))
     pale = _pale_beside(out, boxes, sub, clean, away, labels, pieces, cell) if field == "table" else {}
-    if field == "table":  # the score has the game to check it (bench: 5 right scores doubted)
-        for rc, image in _strokes_on_separators(out, raw, rules, cell, (x0, y0)).items():
+    doubted = set()
+    if field == "table" and out:  # the score has the game to check it
+        sides = [_run_sides(raw, rule) for rule in rules.cols]  # walked once for both rules
+        for rc, image in _strokes_on_separators(out, rules, sides, cell, (x0, y0)).items():
             out[rc] = replace(out[rc], with_edge=image)
-    doubted = (_beside_stroked_separator(out, pieces, stats, raw, rules, cell)
-               if field == "table" else set())
+        doubted = _beside_stroked_separator(out, pieces, stats, rules, sides, cell)
     if field in ("table", "score"):
         doubted |= _along_rules(out, pieces, stats, on_rule) | (shared & set(out))
     loops = {}
@@ -1537,7 +1538,12 @@ def _unread_strokes(out: dict, pieces: dict, labs: list[int], stats: np.ndarray,
 
 def _run_width(raw: np.ndarray, rule: FoundRule) -> np.ndarray:
     """Per pixel along a vertical rule, the width of the ink run through its centre."""
-    left, right = _run_sides(raw, rule)
+    return _widths(_run_sides(raw, rule))
+
+
+def _widths(sides: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+    """The run widths of a rule from its :func:`_run_sides` (the centre counted once)."""
+    left, right = sides
     return np.maximum(left + right - 1, 0)
 
 
@@ -1623,7 +1629,7 @@ SEPARATOR_STROKE = (0.08, 0.4)
 
 
 def _beside_stroked_separator(
-    out: dict, pieces: dict, stats: np.ndarray, raw: np.ndarray, rules: _RuleSet, cell: float,
+    out: dict, pieces: dict, stats: np.ndarray, rules: _RuleSet, sides: list, cell: float,
 ) -> set[tuple[int, int]]:
     """The cells whose digit comes near a separator of the box inked a pen stroke's width
     across (``SEPARATOR_STROKE``, and wider than the box's thinnest separator) over a
@@ -1632,7 +1638,8 @@ def _beside_stroked_separator(
     Either neighbour may have lost it: both are doubtful. A digit merely touching the
     separator thickens it over a few pixels, not a digit's length. So for the box's right
     edge, 2 pixels thicker than its left edge (199 written freely, the last 9's stem along
-    the edge: 190 at 0.97); the left edge is the leading 1's (``_stroke_on_rule_before``)."""
+    the edge: 190 at 0.97); the left edge is the leading 1's (``_stroke_on_rule_before``).
+    ``sides``: :func:`_run_sides` of each of ``rules.cols``."""
     if len(rules.cols) < 3 or not out:
         return set()
 
@@ -1642,15 +1649,15 @@ def _beside_stroked_separator(
 
     checks = []  # (rule, its ink's width row by row, the least and most a stroke adds)
     seps = rules.cols[1:-1]
-    widths = [_run_width(raw, rule) for rule in seps]
+    widths = [_widths(side) for side in sides[1:-1]]
     medians = [m for m in map(usual, widths) if m is not None]
     if medians:
         low = max(min(medians) + 2.0, SEPARATOR_STROKE[0] * cell)
         checks += [(rule, w, low, SEPARATOR_STROKE[1] * cell)
                    for rule, w in zip(seps, widths, strict=True)]
-    edge = usual(_run_width(raw, rules.cols[0]))
+    edge = usual(_widths(sides[0]))
     if edge is not None:
-        checks.append((rules.cols[-1], _run_width(raw, rules.cols[-1]), edge + 2.0,
+        checks.append((rules.cols[-1], _widths(sides[-1]), edge + 2.0,
                        edge + SEPARATOR_STROKE[1] * cell))
     run = max(2, int(HIDDEN_RUN * cell))
     spans = {}
@@ -1677,7 +1684,7 @@ SEPARATOR_ALONG = 0.15
 
 
 def _strokes_on_separators(
-    out: dict, raw: np.ndarray, rules: _RuleSet, cell: float, offset: tuple[int, int],
+    out: dict, rules: _RuleSet, sides: list, cell: float, offset: tuple[int, int],
 ) -> dict[tuple[int, int], np.ndarray]:
     """Each table digit beside a separator widened over a stretch of the digit's height, seen
     with that ink given back: a stroke drawn along the rule went with it when it was erased
@@ -1685,16 +1692,16 @@ def _strokes_on_separators(
     0.97, 165). Shorter than ``HIDDEN_RUN``, which :func:`_beside_stroked_separator` doubts
     outright; the reader reads the digit again. Either neighbour may have drawn it (the
     side the run reaches further tells nothing: the stem straddles the rule). Not the box's
-    outer edges: a digit touching the right edge (a 0's side) would lose its sureness there."""
+    outer edges: a digit touching the right edge (a 0's side) would lose its sureness there.
+    ``sides``: :func:`_run_sides` of each of ``rules.cols``."""
     found: dict[tuple[int, int], np.ndarray] = {}
     if len(rules.cols) < 3 or not out:
         return found
     run = max(2, int(round(SEPARATOR_ALONG * cell)))
-    for rule in rules.cols[1:-1]:
+    for rule, (left, right) in zip(rules.cols[1:-1], sides[1:-1], strict=True):
         if not len(rule.centre):
             continue
-        left, right = _run_sides(raw, rule)
-        widths = np.maximum(left + right - 1, 0)  # as _run_width
+        widths = _widths((left, right))
         inside = widths[widths < cell]
         if not inside.size:
             continue
@@ -1712,7 +1719,7 @@ def _strokes_on_separators(
             rows = np.flatnonzero(wide[lo:hi]) + lo if hi > lo else np.array([], int)
             if rows.size < run or _longest_run(rows) < run:
                 continue
-            ys, xs = _run_pixels(raw, rule, rows, left, right)
+            ys, xs = _run_pixels(rule, rows, left, right)
             if ys.size:
                 found[rc] = _with_edge(g.image, np.array([gx0]), np.array([gy0]),
                                        EdgeInk(ys, xs, True, True))
@@ -1742,7 +1749,7 @@ def _longest_run(rows: np.ndarray) -> int:
 
 
 def _run_pixels(
-    raw: np.ndarray, rule: FoundRule, rows: np.ndarray, left: np.ndarray, right: np.ndarray,
+    rule: FoundRule, rows: np.ndarray, left: np.ndarray, right: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray]:
     """The ink pixels of the run through a vertical rule's centre at each of ``rows``
     (indices along the rule), as (ys, xs)."""
