@@ -784,6 +784,38 @@ def test_two_characters_centred_in_one_box_of_a_comb_are_doubtful():
     assert _sharing_a_cell(_char_centres(apart, labels), comb, 0, cell_of) == set()
 
 
+def test_the_pieces_of_a_small_broken_digit_alone_in_its_box_are_one_character():
+    """166 in DKG's hand (bench seed 21): the middle 6 small and thin, its tail cut from its
+    loop (16 and 10 px tall of a 59 px box, 4 px apart), each piece too small to be a
+    character and too far from the 1 and the 6 to join them: both dropped, 16 read. Close
+    pieces of one box together as big as a character are one; specks of grain are not."""
+    from vision.fields import _characters
+
+    comb = [(0, 0, 50, 60), (50, 0, 100, 60), (100, 0, 150, 60)]
+
+    def cell_of(x: float) -> int:
+        return next((i for i, b in enumerate(comb) if b[0] <= x < b[2]), -1)
+
+    def characters(mask: np.ndarray) -> list[list[int]]:
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
+        chars = _characters(labels, stats, list(range(1, n)), 60.0, True, cell_of, [50.0, 100.0])
+        return [sorted(int(stats[lab, 0]) for lab in labs) for labs, _ in chars]
+
+    mask = np.zeros((60, 150), np.uint8)
+    mask[10:45, 20:24] = 1  # the 1
+    cv2.ellipse(mask, (68, 38), (7, 8), 0, 0, 360, 1, 2)  # the small 6's loop …
+    cv2.line(mask, (82, 28), (91, 20), 1, 2)  # … and its tail, cut from it (5 px)
+    cv2.ellipse(mask, (125, 35), (9, 12), 0, 0, 360, 1, 3)  # the last 6, whole
+    cv2.line(mask, (118, 30), (130, 8), 1, 3)
+    got = characters(mask)
+    assert len(got) == 3 and len(got[1]) == 2, got
+    specks = np.zeros((60, 150), np.uint8)
+    specks[10:45, 20:24] = 1
+    specks[20:24, 57:61] = specks[33:37, 76:80] = 1  # grain across a character's width
+    specks[15:45, 120:124] = 1
+    assert len(characters(specks)) == 2
+
+
 def test_a_digit_beside_a_separator_thickened_along_a_digits_length_is_doubtful():
     """136 in light violet (stress seed 171): the 6's stem lay along the dashed separator and
     was erased with it; its loop alone read 0 (130 at 0.98). A separator thicker than the
