@@ -816,6 +816,44 @@ def test_the_pieces_of_a_small_broken_digit_alone_in_its_box_are_one_character()
     assert len(characters(specks)) == 2
 
 
+def test_letters_touching_across_a_rule_between_two_rows_go_each_to_its_own_row():
+    """PESAT under its raccord AER in a real hand (bench seed 21, UNIPEN): the A written
+    over the P, bridged across the rule between the rows, was one glyph in the raccord's
+    row, the P lost from the word; the E of the raccord joined to the R beside it and the S
+    below went, cut at the column rule, to the raccord's row too (PESAT read EAT, AER read
+    BRS). Each part goes to the row its own ink lies in. A letter overflowing its row a
+    little stays whole in it."""
+    from vision.fields import _RuleSet, _split_across_rows
+    from vision.rules import FoundRule
+
+    cell = 50.0
+
+    def rule(at: float) -> FoundRule:
+        return FoundRule(0, np.full(200, at), np.ones(200, np.float32), 1.0, 1.0)
+
+    rules = _RuleSet([rule(y) for y in (0, 50, 100, 150)], [rule(x) for x in (0, 50, 100, 150)])
+    boxes = {(r, c): (50 * c, 50 * r, 50 * c + 50, 50 * r + 50) for r in range(3) for c in range(3)}
+
+    def split(mask: np.ndarray, span=None, rc=(0, 0)):
+        _, labels, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
+        return _split_across_rows(labels, 1, stats[1], span, rc, rules, boxes, cell)
+
+    stacked = np.zeros((150, 150), np.uint8)
+    stacked[10:49, 60:64] = 1  # the raccord's letter …
+    stacked[49:52, 60:64] = 1  # … bridged across the rule …
+    stacked[52:92, 62:66] = 1  # … to the word's letter below
+    assert split(stacked, rc=(0, 1)) == [((60, 66, 10, 50), (0, 1)), ((60, 66, 50, 92), (1, 1))]
+    overflowing = np.zeros((150, 150), np.uint8)
+    overflowing[38:95, 60:64] = 1  # one tall letter of the word, its top in the row above
+    assert split(overflowing, rc=(1, 1)) == [(None, (1, 1))]
+    joined = np.zeros((150, 150), np.uint8)
+    joined[15:45, 110:114] = 1  # the raccord's R (its column's cut) …
+    joined[44:47, 95:112] = 1
+    joined[60:95, 95:99] = 1  # … and, through a stroke, the word's S in the column before
+    joined[46:61, 95:99] = 1
+    assert split(joined, span=(95, 100), rc=(0, 1)) == [((95, 100), (1, 1))]
+
+
 def test_a_digit_beside_a_separator_thickened_along_a_digits_length_is_doubtful():
     """136 in light violet (stress seed 171): the 6's stem lay along the dashed separator and
     was erased with it; its loop alone read 0 (130 at 0.98). A separator thicker than the

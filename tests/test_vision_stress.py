@@ -112,7 +112,8 @@ def test_the_silent_errors_of_a_longer_stress_run_are_flagged():
     - 55 in Gros's thick hand under strong perspective, the second 5's curl closed onto its
       stem in the blur: 56, the 6 at 0.97;
     - MEDUSAT under two fingers, the raccord A written above the S and touching it, left as a
-      faint trace: no raccord, unflagged;
+      faint trace: no raccord, unflagged (now read: the group is cut at the rule between
+      the rows, each part to its own row);
     - 127 off the boxes in Steve Hand's wide digits, the 2 and the 7 close in one cell: one
       character only 1.31 times as wide as the others, its second cut dropped: 17;
     - 13 in pencil with its 1 on the score box's edge: 3, beside GUE misread EUE at O8, a
@@ -271,5 +272,5 @@ def test_the_silent_errors_of_a_longer_stress_run_are_flagged():
         assert not silent, (condition, case.seed, silent, got)
         if wrong is None:  # the cause itself removed: read right
             assert got == truth, (condition, case.seed, got)
-        else:
-            assert wrong in r.flagged, (condition, case.seed, r.flagged)
+        else:  # flagged, or read right once a later rule removed the cause
+            assert wrong in r.flagged or got[wrong] == truth[wrong], (condition, case.seed, r.flagged)

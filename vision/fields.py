@@ -947,6 +947,53 @@ def _split_at_rules(
     return out
 
 
+#: a grid stroke group reaching this far (cells) both above and below a rule between two
+#: rows is two letters touching there: a raccord letter written just over the word's (A over
+#: P, bridged across the rule: PESAT read EAT, its raccord AER read BRS). A letter overflowing
+#: its row lies mostly in it
+ROW_PART = 0.5
+
+
+def _split_across_rows(
+    labels: np.ndarray, lab: int, stat: np.ndarray, span: tuple[int, int] | None,
+    rc: tuple[int, int], rules: _RuleSet, boxes: dict, cell: float,
+) -> list[tuple[tuple[int, int] | tuple[int, int, int, int] | None, tuple[int, int]]]:
+    """A grid stroke group (within ``span``, its columns as cut at the column rules, or all
+    of it) lying well above and below a rule between two rows, cut at that rule, each part
+    to the cell its own ink lies in. Returns (x0, x1, y0, y1 of the part, or ``span``
+    unchanged; cell)."""
+    x, y, w, h = (int(v) for v in stat[:4])
+    if span is not None:
+        x, w = span[0], span[1] - span[0]
+        rows = np.flatnonzero((labels[y : y + h, x : x + w] == lab).any(1))
+        if not len(rows):
+            return [(span, rc)]
+        y, h = y + int(rows[0]), int(rows[-1] - rows[0] + 1)
+    kept: list[int] = []
+    if h >= 2 * ROW_PART * cell and len(rules.rows) >= 3:
+        cx = x + w / 2
+        for c in sorted(round(rules.row_at(j, cx)) for j in range(1, len(rules.rows) - 1)):
+            if c - (kept[-1] if kept else y) >= ROW_PART * cell and y + h - c >= ROW_PART * cell:
+                kept.append(c)
+    if not kept and span is None:
+        return [(span, rc)]  # the group whole: its cell is already that of its centre
+    bounds = [y] + kept + [y + h]
+    out: list = []
+    for a, b in zip(bounds[:-1], bounds[1:], strict=True):
+        yy, xx = np.nonzero(labels[a:b, x : x + w] == lab)
+        if not len(xx):
+            return [(span, rc)]
+        mx, my = x + float(xx.mean()), a + float(yy.mean())
+        cell_rc = next(
+            (k for k, (bx0, by0, bx1, by1) in boxes.items() if bx0 <= mx < bx1 and by0 <= my < by1),
+            None,
+        )
+        if cell_rc is None:
+            return [(span, rc)]
+        out.append(((x, x + w, a, b) if kept else span, cell_rc))
+    return out
+
+
 @dataclass
 class _Ink:
     """A field's binary ink, the paper's noise (ink units) and whether the pen is faint."""
@@ -1047,7 +1094,7 @@ def printed_matter(layout: Layout, size: tuple[int, int]) -> np.ndarray:
 
 def _glyphs(
     field: str,
-    pieces: dict[tuple[int, int], list[tuple[int, tuple[int, int] | None]]],
+    pieces: dict[tuple[int, int], list[tuple[int, tuple[int, ...] | None]]],
     boxes: dict[tuple[int, int], Box4],
     labels: np.ndarray,
     stats: np.ndarray,
@@ -1057,8 +1104,9 @@ def _glyphs(
     doubtful: set[tuple[int, int]],
     offset: tuple[int, int] = (0, 0),
 ) -> dict[tuple[int, int], Glyph]:
-    """The glyph of each cell from its strokes (labels, column range or None for all of
-    it); a cell with some ink but too little for a character is added to ``doubtful``.
+    """The glyph of each cell from its strokes (labels, column range — and row range, for a
+    grid group cut between two rows — or None for all of it); a cell with some ink but too
+    little for a character is added to ``doubtful``.
     ``offset``: where the field's region lies in the whole ink map (the glyphs' origins)."""
     out: dict[tuple[int, int], Glyph] = {}
     rows: dict[int, tuple[int, int]] = {}  # each row of boxes' extent: its whole top edge
@@ -1073,7 +1121,10 @@ def _glyphs(
         for lab, span in entries:
             x, y, bw_, bh_ = (int(v) for v in stats[lab, :4])
             a, b = (x, x + bw_) if span is None else (max(span[0], x), min(span[1], x + bw_))
-            spans.append((lab, a, b, y, y + bh_))
+            ya, yb = (y, y + bh_)
+            if span is not None and len(span) == 4:  # a part cut at a rule between two rows
+                ya, yb = max(span[2], y), min(span[3], y + bh_)
+            spans.append((lab, a, b, ya, yb))
         # work in the bounding box of the cell's strokes (crop coordinates ox, oy)
         ox, oy = min(t[1] for t in spans), min(t[3] for t in spans)
         ex, ey = max(t[2] for t in spans), max(t[4] for t in spans)
@@ -1211,7 +1262,7 @@ def _cut(
         if rc is not None:
             owner[lab] = rc
             marked |= big
-    pieces: dict[tuple[int, int], list[tuple[int, tuple[int, int] | None]]] = {}
+    pieces: dict[tuple[int, int], list[tuple[int, tuple[int, ...] | None]]] = {}
     alt_pieces = joined_pieces = None
     shared: set[tuple[int, int]] = set()  # number cells two characters share
     apart = False
@@ -1243,7 +1294,9 @@ def _cut(
     else:
         for lab, rc in owner.items():
             for span, cell_rc in _split_at_rules(stats[lab], rc, rules, boxes, cell):
-                pieces.setdefault(cell_rc, []).append((lab, span))
+                parts = _split_across_rows(labels, lab, stats[lab], span, cell_rc, rules, boxes, cell)
+                for part, part_rc in parts:
+                    pieces.setdefault(part_rc, []).append((lab, part))
     source = got.strokes if got.strokes is not None else sub
     out = _glyphs(field, pieces, boxes, labels, stats, source, raw, cell, doubtful, (x0, y0))
     alternative = None
