@@ -1221,6 +1221,30 @@ def test_a_pencil_one_on_the_box_edge_darkens_it_without_widening_it():
     assert hidden(0.49) and hidden(0.5)
 
 
+def test_the_dots_of_a_dashed_separator_left_unerased_are_no_digit():
+    """29 in a real hand (bench seed 21, UNIPEN): the dashed separator after the
+    digits, blurred into dots and too faint to be found as a rule, was not erased; its dots,
+    one above the other, made a character, read 1 (291). Specks this small lying on a rule
+    are its dashes: the 5 and the 9 are the only characters, and nothing hides a digit."""
+    from vision.fields import _cut
+
+    ink = np.zeros((140, 260), np.float32)
+    x0, y0, w, h = 20, 30, 60, 70
+    cells = [(0, i, (x0 + w * i, y0, x0 + w * (i + 1), y0 + h)) for i in range(3)]
+    cv2.rectangle(ink, (x0, y0), (x0 + 3 * w, y0 + h), 0.38, 6)
+    cv2.line(ink, (x0 + w, y0), (x0 + w, y0 + h), 0.2, 2)
+    five = np.array([[62, 45], [40, 45], [38, 65], [55, 62], [62, 75], [55, 88], [38, 86]])
+    cv2.polylines(ink, [five], False, 0.8, 4)
+    cv2.circle(ink, (110, 55), 10, 0.8, 4)
+    cv2.line(ink, (120, 55), (116, 90), 0.8, 4)
+    for y in range(y0 + 8, y0 + h - 6, 13):  # the second separator: dots 5 px across
+        ink[y : y + 5, x0 + 2 * w - 2 : x0 + 2 * w + 3] = 0.45
+    ink += np.random.default_rng(0).normal(0, 0.01, ink.shape).astype(np.float32)
+    cut = _cut(np.clip(ink, 0, 1), "table", cells, (0, 0, 260, 140), 60.0)
+    assert sorted(cut.glyphs) == [(0, 0), (0, 1)]
+    assert not cut.hidden
+
+
 def test_a_one_glued_to_the_digit_after_it_leaves_an_upright_on_its_left():
     """143 with its 1 just inside the box's edge, touching the 4: one glyph, an H, read 4 at
     0.99. Its left side is an upright over its whole height; a 3, a 4 drawn with its slanted

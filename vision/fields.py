@@ -94,6 +94,10 @@ SPLIT_PART = 0.3
 #: dashed separator thickened by a dim photo's noise (read as a 1: 84 → 184); a digit's
 #: upright on a rule is longer than ``HIDDEN_RUN`` and keeps the thinner limit
 DASH_WIDTH = 3.5
+#: a speck this small (share of a cell, both ways) lying on a rule is one of its dashes: a
+#: dashed separator the finder did not see is not erased, and its dashes, blurred into dots,
+#: lined up into a 1 (29 read 291) or stuck to the digits beside them
+RULE_DOT = 0.12
 MIN_FILL = 0.012  # share of a cell's area that must be ink for the cell to count as written
 
 
@@ -1249,6 +1253,7 @@ def _cut(
         rc = keys[where[lab]] if where[lab] >= 0 else None
         if on_rule[lab] > 0.8 * area and (
             area < 2.5 * max(bw, bh) or (bw < bh < HIDDEN_RUN * cell and area < DASH_WIDTH * bh)
+            or max(bw, bh) <= RULE_DOT * cell
         ):
             continue  # a thin line along a rule: what is left of the rule, not a pen stroke
         big = max(bw, bh) >= 0.25 * cell  # a pen stroke in the field, whatever becomes of it
