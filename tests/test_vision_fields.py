@@ -1245,6 +1245,27 @@ def test_the_dots_of_a_dashed_separator_left_unerased_are_no_digit():
     assert not cut.hidden
 
 
+def test_an_edge_hidden_under_a_thumb_does_not_lower_the_ink_of_the_other():
+    """37 photographed at 1200×900 with a thumb over the table box's top edge (stress seed
+    250, `pouce_sur_les_cases`): the top and bottom edges are one kind of rule, and the
+    bottom's ink was capped by the top's where the thumb hid it (0.05): taken at 0.15 for
+    0.33, the bottom edge was not erased, and its remains joined the 7's foot: 32 at 0.97,
+    unflagged. A rule's ink counts where the rule was seen."""
+    from vision.fields import _find_rules
+
+    ink = np.zeros((140, 260), np.float32)
+    x0, y0, w, h = 20, 30, 60, 70
+    cv2.rectangle(ink, (x0, y0), (x0 + 3 * w, y0 + h), 0.33, 5)
+    for i in (1, 2):
+        cv2.line(ink, (x0 + w * i, y0), (x0 + w * i, y0 + h), 0.2, 2)
+    ink[: y0 + 4, x0 + 70 : x0 + 3 * w + 10] = 0.04  # the thumb, lighter than the edge
+    ink += np.random.default_rng(0).normal(0, 0.01, ink.shape).astype(np.float32)
+    xs, ys = [x0 + w * i for i in range(4)], [y0, y0 + h]
+    top, bottom = _find_rules(np.clip(ink, 0, 1), xs, ys, 60.0, 18, True).rows
+    assert top.seen < 0.5
+    assert bottom.dark.min() >= 0.3
+
+
 def test_a_one_glued_to_the_digit_after_it_leaves_an_upright_on_its_left():
     """143 with its 1 just inside the box's edge, touching the 4: one glyph, an H, read 4 at
     0.99. Its left side is an upright over its whole height; a 3, a 4 drawn with its slanted
