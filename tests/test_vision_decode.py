@@ -512,6 +512,31 @@ def test_a_score_flagged_for_a_hidden_1_beside_a_reference_in_doubt_sends_the_wo
     assert "ref" in plain and "score" not in plain and "word" not in plain
 
 
+def test_the_jokers_of_a_word_in_doubt_are_in_doubt_too():
+    """HAVEEs written at 2D for 31 under a reflection (stress seed 252, Yusei): the circled
+    last S too faint to be cut, its box doubtful; read HAVEE, legal at 2D for the same 31 (a
+    joker scores nothing). The word went to the arbiter for its doubtful box, its jokers
+    (none, sure at 0.98) did not: whatever puts the word in doubt puts its circles in doubt."""
+    from types import SimpleNamespace
+
+    from vision.reader import _field_flags
+
+    moves = [Candidate("2D", "HAVEEs", 31), Candidate("2D", "HAVEE", 31), Candidate("H2", "HAVEE", 24)]
+    sure = {i: {"p": 0.995} for i in range(5)}
+    groups = group_readings(word_cells("HAVEE", overrides=sure) + comb("ref", "2D", sure)
+                            + comb("score", "31", sure))
+    d = decode(groups, moves)
+    assert d.word.value == "HAVEE" and d.jokers == []
+
+    def capture(doubtful: set[str]):
+        return SimpleNamespace(hidden=set(), doubtful=doubtful, marked={"grid", "ref", "score"})
+
+    faint = _field_flags(d, capture({"grid:1:7"}), groups, 1, 0.95)  # the box after the E
+    assert "word" in faint and "jokers" in faint
+    plain = _field_flags(d, capture(set()), groups, 1, 0.95)
+    assert "word" not in plain and "jokers" not in plain
+
+
 def test_a_reference_no_surely_read_field_vouches_for_is_flagged():
     """DOUMA written at H8 for 16 in Steve Hand's violet ink, the 8 read 5 at 0.97 and the 1
     of 16 lost: H5 (DOUMA is worth 14 there), beside a word in doubt and a score 6 that fits

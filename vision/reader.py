@@ -236,7 +236,13 @@ def _field_flags(decoded: Decoded, fields: Fields, groups, word_row: int, thresh
         flagged.append("score")
     doubts = own + [name for name in ("ref", "score") if name in flagged and name not in own]
     flagged += [name for name in _score_disowns_move(decoded, doubts) if name not in flagged]
-    return flagged + [name for name in _place_unvouched(decoded, doubts) if name not in flagged]
+    flagged += [name for name in _place_unvouched(decoded, doubts) if name not in flagged]
+    if "word" in flagged and "jokers" not in flagged:
+        # whatever put the word in doubt puts its circles in doubt: HAVEEs, its circled last
+        # letter too faint to be cut (a doubtful box), read HAVEE, legal for the same score
+        # (a joker scores nothing), the word flagged and its jokers, none, sure at 0.98
+        flagged.append("jokers")
+    return flagged
 
 
 def _place_unvouched(decoded: Decoded, flagged: list[str]) -> list[str]:
