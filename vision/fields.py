@@ -724,9 +724,9 @@ def _characters(
     small = [g for g in groups if max(g[2] - g[1], g[4] - g[3]) < 0.35 * height]
     big = [g for g in groups if g not in small]
     if cell_of is not None:
-        gathered = _gathered(small, height, cell_of)
-        big += [g for g in gathered if _character_sized(g, stats, height)]
-        small = [g for g in gathered if not _character_sized(g, stats, height)]
+        gathered, small = _gathered(small, height, cell_of), []
+        for g in gathered:
+            (big if _character_sized(g, stats, height) else small).append(g)
     for g in small:  # a broken-off tip: with the nearest character if it is close
         if not big:
             break

@@ -158,6 +158,16 @@ def _strongest_peak(p: np.ndarray) -> np.ndarray:
     return np.where(peak.any(axis=1), best, np.argmax(centred, axis=1))
 
 
+def _seen_median(values: np.ndarray, seen: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per rule (row), the median of ``values`` over the pieces where the rule was ``seen``,
+    and whether it was seen anywhere (where not, the median is meaningless)."""
+    ordered = np.sort(np.where(seen, values, np.inf), axis=1)
+    count = seen.sum(1)
+    rows = np.arange(len(values))
+    lo, hi = np.maximum((count - 1) // 2, 0), np.maximum(count // 2, 0)
+    return 0.5 * (ordered[rows, lo] + ordered[rows, hi]), count > 0
+
+
 def locate(
     family: list[Profiles],
     together: int,
@@ -192,28 +202,22 @@ def locate(
     centres = (family[0].base + place).reshape(n_rules, n_pieces)
     centres += np.array([prof.base - family[0].base for prof in family], float)[:, None]
     darks = dark_all.reshape(n_rules, n_pieces)
+    seen2 = seen.reshape(n_rules, n_pieces)
     # each rule's usual ink, where it was seen: a piece where it was not (under a thumb, in
     # its shadow) says nothing of it, and with two rules of a kind would cap the other's ink
     # (a table's bottom edge taken at 0.15 for 0.33 beside a thumb on the top one: not
     # erased, its remains joined a 7's foot, read 2)
-    seen_darks = np.where(seen.reshape(n_rules, n_pieces), darks, np.nan)
-    any_seen = ~np.isnan(seen_darks).all(axis=1)
-    with np.errstate(all="ignore"):
-        per_rule = np.where(any_seen, np.nanmedian(np.where(any_seen[:, None], seen_darks, 0.0), axis=1),
-                            darks.min(axis=1))
+    usual_dark, any_seen = _seen_median(darks, seen2)
+    per_rule = np.where(any_seen, usual_dark, darks.min(axis=1))
     kinds_ = np.array(kinds if kinds is not None else [0] * n_rules)
     for kind in set(kinds_.tolist()):
         same = kinds_ == kind
         vals = per_rule[same]
         ref = float(np.median(vals)) if len(vals) >= 3 else float(vals.min())
         darks[same] = np.minimum(darks[same], ref + 0.1)
-    seen2 = seen.reshape(n_rules, n_pieces)
     # each rule's width: the median over the pieces where it was seen (else the family's)
-    halves = np.sort(np.where(seen2, half_all.reshape(n_rules, n_pieces), np.inf), axis=1)
-    count = seen2.sum(1)
-    r2 = np.arange(n_rules)
-    lo_i, hi_i = np.maximum((count - 1) // 2, 0), np.maximum(count // 2, 0)
-    own = np.where(count > 0, 0.5 * (halves[r2, lo_i] + halves[r2, hi_i]), family_half)
+    usual_half, any_seen = _seen_median(half_all.reshape(n_rules, n_pieces), seen2)
+    own = np.where(any_seen, usual_half, family_half)
     prof0 = family[0]
     along = np.arange(prof0.lo, prof0.hi, dtype=float)
     if n_pieces > 1:  # a piece covered by a stroke along the rule must not raise its ink
