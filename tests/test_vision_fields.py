@@ -698,6 +698,35 @@ def test_a_sevens_bar_along_most_of_its_cells_top_edge_thickens_the_row_of_boxes
     assert _thick_edge_above(plain, (74, 15, 124), xs, ys, 50.0, (25, 175)) is None
 
 
+def test_a_coloured_bar_as_thin_as_the_top_edge_it_lies_on_is_given_back_to_its_glyph():
+    """107 in violet (stress seed 62, `encre_violette`): the last 7's bar drawn exactly along
+    the box's top edge, no thicker than it, was erased with it; the upright alone read 1 and
+    101 passed at 0.975. The edge is violet there, grey elsewhere: its ink over the glyph is
+    what the erasing took, given back so the reader sees the 7. A grey edge, a coloured
+    stroke merely crossing it, or a digit's top under it whose colour bleeds into it, gives
+    nothing back."""
+    from vision.fields import _tinted_edge_above
+
+    mask = np.zeros((80, 200), np.uint8)
+    mask[13:18, 25:175] = 1  # the printed top edge, 5 px, the bar no thicker
+    tint = np.full(mask.shape, 6, np.uint8)
+    tint[13:18, 88:112] = 90  # the violet bar on the edge, 24 px
+    ys, xs = np.mgrid[18:60, 100:112]  # the upright under its end
+    ys, xs = ys.ravel(), xs.ravel()
+    edge = _tinted_edge_above(tint, mask, (74, 15, 124), xs, ys, 50.0, (25, 175), 2)
+    assert edge is not None and set(edge.xs.tolist()) == set(range(100, 112))
+    assert set(edge.ys.tolist()) == set(range(13, 18))
+    grey = np.full(mask.shape, 6, np.uint8)
+    assert _tinted_edge_above(grey, mask, (74, 15, 124), xs, ys, 50.0, (25, 175), 2) is None
+    crossing = grey.copy()
+    crossing[13:18, 104:107] = 90  # an upright drawn across the edge: 3 px of it
+    assert _tinted_edge_above(crossing, mask, (74, 15, 124), xs, ys, 50.0, (25, 175), 2) is None
+    under = grey.copy()  # a round top just under the edge, its colour fading up into it
+    under[13:18, 88:112] = np.array([20, 35, 50, 65, 80], np.uint8)[:, None]
+    under[18:26, 88:112] = 90
+    assert _tinted_edge_above(under, mask, (74, 15, 124), xs, ys, 50.0, (25, 175), 2) is None
+
+
 def test_a_glyph_joined_to_the_thickened_edge_by_its_ink_reaches_it_even_cut_further_down():
     """170 in pencil (stress seed 162, `crayon`): the 7's faint bar lay under the box's top
     edge and went with it; what is left thickens the edge over the upright, whose top the

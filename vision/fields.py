@@ -344,6 +344,59 @@ def _thick_edge_below(
     return None if edge is None else edge._replace(ys=last - edge.ys)
 
 
+def _tinted_edge_above(
+    tint: np.ndarray, mask: np.ndarray, top: tuple[int, int, int], xs: np.ndarray, ys: np.ndarray,
+    cell: float, row: tuple[int, int] | None = None, below: int = 1,
+) -> EdgeInk | None:
+    """Where a coloured stroke lies exactly on the box's top edge over the glyph (a violet
+    7's bar drawn along the edge, as thin as it: no thicker, only tinted; erased with it, the
+    upright alone read 1, 107 read 101), the edge's ink in the tinted columns, as
+    :func:`_thick_edge_above` gives it for a thickened edge. ``tint``: the colour (max − min
+    of the channels) of the crop ``mask`` is the ink of; a column is tinted where the rule's
+    own pixels there are more coloured than along the rest of its row of boxes by ``TINT``,
+    and than just under the rule (not a digit's top touching it from below, its colour
+    bleeding into the rule), over 0.15 of a cell under the glyph."""
+    x0, y0, x1 = top
+    reach = max(3, int(round(cell * 0.1)))
+    if ys.min() > y0 + below * reach or y0 - reach < 0:
+        return None
+    a, z = (min(row[0], x0), max(row[1], x1)) if row else (x0, x1)
+    a = max(a, 0)
+    strip = mask[y0 - reach : y0 + reach + 1, a:z] > 0
+    if strip.size == 0:
+        return None
+    c = int(np.argmax(strip.sum(1)))  # the rule's middle row
+    down = np.cumprod(strip[c:], axis=0).sum(0)
+    up = np.cumprod(strip[c::-1], axis=0).sum(0)
+    along = strip[c]
+    run = int(0.15 * cell)
+    if along.sum() < 4 or run < 1:
+        return None
+    # the rule's inner rows, as along the rest of the row: not a digit's stroke touching it
+    # from below (its colour runs into the rule's edge, and its ink joins the rule's run)
+    first = c - int(np.median(up[along])) + 2
+    last = c + int(np.median(down[along])) - 2
+    if last < first:
+        first = last = c
+    colour = tint[y0 - reach + first : y0 - reach + last + 1, a:z].max(axis=0).astype(np.float32)
+    # … and under the rule: a stroke lying on it is more coloured there than under it; a
+    # digit's top under the rule is the other way round, its colour fading into the rule
+    under = tint[y0 - reach + last + 2 : y0 - reach + last + 4, a:z]
+    under = under.max(axis=0).astype(np.float32) if under.shape[0] else np.zeros_like(colour)
+    printed = colour[along]
+    usual, spread = _robust(printed)
+    lo, hi = max(int(xs.min()) - a, 0), int(xs.max()) - a + 1
+    tinted = along[lo:hi] & (colour[lo:hi] > usual + max(TINT, 4 * spread)) & (colour[lo:hi] >= under[lo:hi])
+    if tinted.size < run or np.convolve(tinted.astype(np.float32), np.ones(run), "valid").max() < run:
+        return None
+    ey, ex = [], []
+    for j in np.flatnonzero(tinted) + lo:
+        r_ = np.arange(first - 1, last + 2)
+        ey.append(r_ + y0 - reach)
+        ex.append(np.full(r_.size, j + a))
+    return EdgeInk(np.concatenate(ey), np.concatenate(ex), True, True)
+
+
 def _ink_down_to(mask: np.ndarray, columns: np.ndarray, y: int, top: int) -> bool:
     """Whether one of ``columns`` holds unbroken ink from row ``y`` down to row ``top``: a
     glyph whose top the rule's erasing cut a little further down than the edge's reach is
@@ -1107,11 +1160,13 @@ def _glyphs(
     cell: float,
     doubtful: set[tuple[int, int]],
     offset: tuple[int, int] = (0, 0),
+    tint: np.ndarray | None = None,
 ) -> dict[tuple[int, int], Glyph]:
     """The glyph of each cell from its strokes (labels, column range — and row range, for a
     grid group cut between two rows — or None for all of it); a cell with some ink but too
     little for a character is added to ``doubtful``.
-    ``offset``: where the field's region lies in the whole ink map (the glyphs' origins)."""
+    ``offset``: where the field's region lies in the whole ink map (the glyphs' origins);
+    ``tint``: the region's colour, where a coloured stroke on a number's top edge is sought."""
     out: dict[tuple[int, int], Glyph] = {}
     rows: dict[int, tuple[int, int]] = {}  # each row of boxes' extent: its whole top edge
     for (r, _), b in boxes.items():
@@ -1165,6 +1220,9 @@ def _glyphs(
         # what erasing the edges may have taken: a stroke drawn across the top edge, one
         # lying on the bottom edge the glyph reaches
         lost = [edge] if number and edge is not None and edge.across else []
+        if number and not lost and tint is not None:
+            tinted = _tinted_edge_above(tint, raw, span, xs_, ys_, cell, rows.get(rc[0]), EDGE_ERASED)
+            lost += [tinted] if tinted is not None else []
         if number:
             low = _thick_edge_below(raw, (span[0], by1, span[2]), xs_, ys_, cell, rows.get(rc[0]))
             lost += [low] if low is not None and low.reaches else []
@@ -1206,11 +1264,13 @@ def _cut(
     tolerance: float = 0.09,
     printed: np.ndarray | None = None,
     word_row: int | None = None,
+    tint: np.ndarray | None = None,
 ) -> _Cut:
     x0, y0, x1, y1 = region
     h, w = ink.shape
     x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
     sub = ink[y0:y1, x0:x1]
+    tint = tint[y0:y1, x0:x1] if tint is not None else None
     text = printed[y0:y1, x0:x1] if printed is not None else np.zeros(sub.shape, bool)
     xs, ys = _edges([(r, c, (a - x0, b - y0, cc - x0, d - y0)) for r, c, (a, b, cc, d) in cells])
     search = max(3, int(round(cell * max(RULE_SEARCH, 1.5 * tolerance))))
@@ -1303,13 +1363,15 @@ def _cut(
                 for part, part_rc in parts:
                     pieces.setdefault(part_rc, []).append((lab, part))
     source = got.strokes if got.strokes is not None else sub
-    out = _glyphs(field, pieces, boxes, labels, stats, source, raw, cell, doubtful, (x0, y0))
+    out = _glyphs(field, pieces, boxes, labels, stats, source, raw, cell, doubtful, (x0, y0), tint)
     alternative = None
     if alt_pieces is not None:
-        alternative = _glyphs(field, alt_pieces, boxes, labels, stats, source, raw, cell, set(), (x0, y0))
+        alternative = _glyphs(field, alt_pieces, boxes, labels, stats, source, raw, cell, set(), (x0, y0),
+                              tint)
     joined_cut = None
     if joined_pieces is not None:
-        joined_cut = _glyphs(field, joined_pieces, boxes, labels, stats, source, raw, cell, set(), (x0, y0))
+        joined_cut = _glyphs(field, joined_pieces, boxes, labels, stats, source, raw, cell, set(), (x0, y0),
+                             tint)
     faint_cells = [(r, c, (b[0] + x0, b[1] + y0, b[2] + x0, b[3] + y0)) for (r, c), b in boxes.items()]
     doubtful |= _faint_cells(
         sub, (erased | band).astype(np.uint8), faint_cells, set(out), (x0, y0), cell, got.noise,
@@ -2089,6 +2151,8 @@ def cut_fields(bgr: np.ndarray, layout: Layout, tolerance: float = 0.09) -> Fiel
     cell = (gx1 - gx0) / cols
     pad = int(cell * 0.35)
     printed = printed_matter(layout, size)
+    # colour of each pixel, for a coloured pen stroke lying on a number's printed edge
+    tint = cv2.subtract(bgr.max(axis=2), bgr.min(axis=2)) if bgr.ndim == 3 else None
     grid, grid_doubt, grid_marked, *_ = _cut(
         ink, "grid", grid_cells, (gx0 - pad, gy0 - pad, gx1 + pad, gy1 + pad), cell, tolerance,
         printed, layout.word_row,
@@ -2107,7 +2171,8 @@ def cut_fields(bgr: np.ndarray, layout: Layout, tolerance: float = 0.09) -> Fiel
         fx0, fy0, fx1, fy1 = to_px(layout.field_box(name), size)
         # digits written freely may overflow the box, most often sideways
         px, py = int(cell * 0.5), int(cell * 0.3)
-        cut = _cut(ink, name, cells, (fx0 - px, fy0 - py, fx1 + px, fy1 + py), cell, tolerance, printed)
+        cut = _cut(ink, name, cells, (fx0 - px, fy0 - py, fx1 + px, fy1 + py), cell, tolerance, printed,
+                   tint=tint)
         combs[name] = {c: g for (_, c), g in cut.glyphs.items()}
         doubtful |= {f"{name}:{c}" for _, c in cut.doubtful}
         if cut.marked:
