@@ -145,6 +145,28 @@ def test_strokes_lying_on_printed_lines_are_kept():
     assert len(one) == 1 and next(iter(one.values())).image.shape[0] > 0.6 * g.cell_px
 
 
+def test_the_light_strokes_of_a_digit_pressed_dark_at_its_foot_are_kept():
+    """24 in light violet, the 2 a thin light stroke but for its foot, pressed dark: one
+    stroke with its foot, mostly clear, so only its clear pixels were kept (the foot and a
+    few dots along the curve), and 24 was read 4. Its light curve, beyond the clear foot's
+    fringe, is a stroke too; a clear stroke's own fringe is not."""
+    from vision.fields import INK_THRESHOLD, LOW_INK, SEED_INK, ink_mask
+
+    sub = np.zeros((60, 120), np.float32)
+    cv2.line(sub, (20, 10), (35, 45), 0.22, 2)  # the light diagonal of the 2 …
+    sub[12:45:6, 21:37] = np.maximum(sub[12:45:6, 21:37], np.where(sub[12:45:6, 21:37] > 0, 0.3, 0))
+    cv2.line(sub, (16, 48), (45, 48), 0.45, 3)  # … and its dark foot, joined to it
+    sub[48:52, 14:16] = 0.22
+    # a dark upright with a blurred fringe (the 4 beside it)
+    sub[10:50, 80:84] = 0.45
+    sub[10:50, 78:80] = sub[10:50, 84:86] = 0.18
+    mask = ink_mask(sub, INK_THRESHOLD, LOW_INK, SEED_INK) > 0
+    diagonal = (sub > 0.2) & (sub < 0.28)
+    diagonal[:, 60:] = False
+    assert mask[diagonal].mean() > 0.9
+    assert not mask[10:50, 78:80].any() and not mask[10:50, 84:86].any()
+
+
 def test_pencil_is_read_by_its_own_contrast():
     layout = Layout.load()
     total = wrong = 0
