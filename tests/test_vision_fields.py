@@ -436,6 +436,26 @@ def test_a_table_read_as_one_character_much_wider_than_the_writers_others_is_dou
     assert _lone_wide_table(small) == set()
 
 
+def test_a_table_character_much_wider_and_taller_than_the_others_is_doubtful():
+    """165 written freely in DKG's hand (stress seed 266, `hors_cases`): the slanted 1 glued
+    to the 6 in one cell, with no neck to cut at: one character 41 px wide and 47 tall beside
+    a 5 of 16 by 31, read 6 at 0.99, 65 unflagged. Much wider and much taller than the
+    table's other digit, it is two. A wide digit as tall as the others (a 0 beside a 7), a
+    tall one as narrow, a lone character, or one beside a 1 only, is no doubt."""
+    from vision.fields import Glyph, _wide_in_table
+
+    def table(*shapes: tuple[int, int]) -> dict:
+        blank = np.zeros((8, 8), np.float32)
+        return {"table": {c + 1: Glyph("table", 0, c + 1, np.ones(hw, np.float32), blank, 0.1, 49.6)
+                          for c, hw in enumerate(shapes)}}
+
+    assert _wide_in_table(table((47, 41), (31, 16))) == {"table:1"}
+    assert _wide_in_table(table((35, 41), (31, 16))) == set()  # a 0 beside a 7
+    assert _wide_in_table(table((47, 24), (31, 16))) == set()
+    assert _wide_in_table(table((47, 41))) == set()  # a lone character: its own rule
+    assert _wide_in_table(table((31, 12), (47, 41))) == set()  # beside a 1 only
+
+
 def test_a_flat_stroke_just_above_the_box_makes_the_digit_under_it_reach_the_edge():
     """171 with the 7's bar written over the box's top edge: the bar is left outside the box
     and the upright alone reads 1 (111, sure). A flat pen stroke just above the edge, over

@@ -2078,6 +2078,36 @@ def _lone_wide_table(combs: dict[str, dict[int, Glyph]]) -> set[str]:
     return set()
 
 
+#: a character of a table this many times as wide as the table's other digits (1s aside)
+#: and as tall as their height times ``TALL_IN_TABLE`` is two (the 6 with a 1 glued to it:
+#: 2.6 times as wide as the 5 beside it and 1.5 times as tall; on the benches' 600 photos,
+#: only two other characters are both, each a misread pair)
+WIDE_IN_TABLE = 2.0
+TALL_IN_TABLE = 1.4
+
+
+def _wide_in_table(combs: dict[str, dict[int, Glyph]]) -> set[str]:
+    """The cells of a table of several characters holding one much wider and taller than
+    the others there, that no second cut could split: two digits touching, not one digit
+    (165 written freely, the slanted 1 glued to the 6 in one cell: one character 41 px wide
+    and 47 tall beside a 5 of 16 by 31, read 6 at 0.99: 65, sure). Width alone says little
+    (a 0 beside a 7 is often twice as wide), nor does the writer's other boxes' width (a
+    reference written wide). A lone character has its own rule (:func:`_lone_wide_table`);
+    the reference and the score have the game."""
+    table = combs.get("table", {})
+    if len(table) < 2:
+        return set()
+    found = set()
+    for c, glyph in table.items():
+        h, w = glyph.image.shape
+        others = [g.image.shape for g in table.values() if g is not glyph]
+        widths = [ow for oh, ow in others if ow >= ONE_WIDTH * oh]  # 1s aside
+        if (widths and w >= WIDE_IN_TABLE * float(np.median(widths))
+                and h >= TALL_IN_TABLE * float(np.median([oh for oh, _ in others]))):
+            found.add(f"table:{c}")
+    return found
+
+
 #: two strokes of one glyph, apart, each at least this share of its height, side by side
 #: (their columns overlapping by less than ``SIDE_OVERLAP`` of the narrower), are two digits
 SIDE_TALL = 0.5
@@ -2221,6 +2251,8 @@ def cut_fields(bgr: np.ndarray, layout: Layout, tolerance: float = 0.09) -> Fiel
                        for rc, image in cut.pale_loops.items()}
     touching_one = _plausible_cuts(combs, alternatives, apart)
     doubtful |= _short_characters(combs) | _across_separators(combs, layout, size) | _lone_wide_table(combs)
+    if "table" not in alternatives and "table" not in touching_one:
+        doubtful |= _wide_in_table(combs)
     gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
     area = gray[gy0:gy1, gx0:gx1]
     sharp = float(cv2.Laplacian(area, cv2.CV_32F).var())
