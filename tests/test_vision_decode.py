@@ -685,6 +685,31 @@ def test_a_letter_low_in_the_readers_choices_does_not_choose_between_two_legal_w
     assert near.word.value == "CITA" and near.word.confidence < FLAG_THRESHOLD
 
 
+def test_a_letter_on_its_boxs_side_rule_does_not_choose_between_two_legal_words():
+    """MORES written wide in DKG's hand (stress seed 268, `lettres_larges`), the O's left side
+    on the rule on its left, erased with it: U at 0.954, O next at 0.012, and MURES is as legal
+    at the same place for the same score: it passed at 0.988. A letter reaching its box's side
+    rule is not read surely enough to choose, where the rival's letter is the reader's next;
+    away from the rules, or with the rival's letter far behind, it is read."""
+    from dataclasses import replace
+
+    from vision.reader import FLAG_THRESHOLD
+
+    moves = [Candidate("9K", "MURES", 19), Candidate("9K", "MORES", 19)]
+    tail = comb("ref", "9K") + comb("score", "19", {i: {"p": 0.99} for i in range(2)})
+    letters = word_cells("MURES", overrides={1: {"p": 0.954, "second": "O", "p2": 0.012}})
+    away = decode(group_readings(letters + tail), moves)
+    assert away.word.value == "MURES" and away.word.confidence >= FLAG_THRESHOLD
+    letters[1] = replace(letters[1], on_side_rule=True)
+    on_rule = decode(group_readings(letters + tail), moves)
+    assert on_rule.word.value == "MURES" and on_rule.word.confidence < FLAG_THRESHOLD
+    far = word_cells("MURES", overrides={1: {"p": 0.954, "second": "D", "p2": 0.012}})
+    far[1] = replace(far[1], on_side_rule=True)
+    far[1].probs["O"] = 0.0005
+    behind = decode(group_readings(far + tail), moves)
+    assert behind.word.value == "MURES" and behind.word.confidence >= FLAG_THRESHOLD
+
+
 def test_a_raccord_read_short_where_the_grid_has_more_letters_is_flagged():
     """No reference, a raccord of two letters A S written under VAGUEZ; the capture lost the
     S. One letter is a sanctioned raccord: where the grid beside the move has a letter the

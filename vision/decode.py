@@ -929,13 +929,22 @@ def _weights_without(hyps: Sequence[tuple[float, str | None, Candidate | None]],
     return [math.exp(v - top) for v in logs]
 
 
+#: a letter reaching its box's side rule, whose erasing took what of it lay there, must be
+#: read this surely to choose between two legal words (MORES written wide, the O's left side
+#: on the rule on its left: U at 0.954, MURES, at the same place for the same score)
+SIDE_RULE_SURE = 0.99
+
+
 def _doubted(cell: CharReading, ours: str, rival: str) -> bool:
-    """Whether the reader leaves the cell between our letter and a rival word's: read under
-    ``GUESS_DOUBT``, and either circled (a joker's letter: the circle's ink muddles it), or
+    """Whether the reader leaves the cell between our letter and a rival word's: reaching
+    its box's side rule, read under ``SIDE_RULE_SURE`` with the rival's letter next; or read
+    under ``GUESS_DOUBT``, and either circled (a joker's letter: the circle's ink muddles it), or
     below the reader's ``GUESS_RANK`` first choices for the box (on a hand never seen, the
     order of the letters further down means little), or not preferred ``GUESS_RATIO`` times
     to the rival's letter."""
     p = cell.p(ours)
+    if cell.on_side_rule and p < SIDE_RULE_SURE and sum(q > cell.p(rival) for q in cell.probs.values()) <= 1:
+        return True  # the rival's letter next after ours: what the rule took may tell them apart
     if p >= GUESS_DOUBT:
         return False
     above = sum(q > p for q in cell.probs.values())

@@ -122,6 +122,10 @@ class Glyph:
     #: loop drawn on the rule, erased with it: the 9 read 4; a 4's bar on the bottom edge: its
     #: strokes read 1; a 6's stem along a separator: its loop and lead-in read 5)
     with_edge: np.ndarray | None = None
+    #: a grid letter reaching its box's left or right rule (``SIDE_REACH``), or across it:
+    #: what of it lay on the rule went with it (an O written wide, its left side on the rule:
+    #: read U, sure)
+    on_side_rule: bool = False
 
     @property
     def key(self) -> str:
@@ -1176,6 +1180,11 @@ def printed_matter(layout: Layout, size: tuple[int, int]) -> np.ndarray:
     return _PRINTED[key]
 
 
+#: a grid letter whose ink comes this close (pixels) to its box's side rule, or beyond,
+#: touches or crosses it: what of it lay on the rule went with it
+SIDE_REACH = 2
+
+
 def _glyphs(
     field: str,
     pieces: dict[tuple[int, int], list[tuple[int, tuple[int, ...] | None]]],
@@ -1258,9 +1267,11 @@ def _glyphs(
             ink = EdgeInk(np.concatenate([e.ys for e in lost]), np.concatenate([e.xs for e in lost]),
                           True, True)
             given_back = _with_edge(crop, xs_, ys_, ink)
+        gx0, gx1 = int(xs_.min()), int(xs_.max()) + 1
+        on_side = not number and (gx0 <= bx0 + SIDE_REACH or gx1 >= bx1 - SIDE_REACH)
         out[rc] = Glyph(field, rc[0], rc[1], crop, window, ink_area / area, cell,
                         edge is not None and edge.reaches,
-                        (int(xs_.min()) + offset[0], int(ys_.min()) + offset[1]), given_back)
+                        (gx0 + offset[0], int(ys_.min()) + offset[1]), given_back, on_side)
     return out
 
 

@@ -45,6 +45,8 @@ class CharReading:
     #: a box with no glyph inside the written word (a letter too faint to cut): every letter
     #: equally likely, so that only the game says which one it was
     unread: bool = False
+    #: a grid letter reaching its box's side rule (``fields.Glyph.on_side_rule``)
+    on_side_rule: bool = False
 
     @classmethod
     def unread_cell(cls, field: str, row: int, col: int) -> CharReading:
@@ -126,6 +128,7 @@ class Recogniser:
                     g.row,
                     dict(zip(allowed, p.tolist(), strict=True)),
                     float(circled[i]),
+                    on_side_rule=g.on_side_rule,
                 )
             )
         return out
