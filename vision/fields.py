@@ -306,6 +306,16 @@ class EdgeInk(NamedTuple):
     across: bool  # the thickening rises above the edge's usual top too: a stroke across it
 
 
+def _runs_through_rule(strip: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
+    """A horizontal rule's row in a strip of ink around it (the row with most ink), and per
+    column the unbroken ink from that row upwards and downwards (the row counted in both):
+    the rule's own thickness there, and whatever stroke lies on it."""
+    c = int(np.argmax(strip.sum(1)))
+    down = np.cumprod(strip[c:], axis=0).sum(0)
+    up = np.cumprod(strip[c::-1], axis=0).sum(0)
+    return c, up, down
+
+
 def _thick_edge_above(
     mask: np.ndarray, top: tuple[int, int, int], xs: np.ndarray, ys: np.ndarray, cell: float,
     row: tuple[int, int] | None = None, below: int = 1,
@@ -331,9 +341,7 @@ def _thick_edge_above(
         return None
     # per column, the length of the unbroken ink run through the rule's row: a stroke just
     # under the rule leaves a paper gap, a stroke lying on it makes the rule thicker
-    c = int(np.argmax(strip.sum(1)))
-    down = np.cumprod(strip[c:], axis=0).sum(0)
-    up = np.cumprod(strip[c::-1], axis=0).sum(0)
+    c, up, down = _runs_through_rule(strip)
     thick = np.where(strip[c], down + up - 1, 0).astype(np.float32)
     printed = thick[thick > 0]
     if printed.size == 0:
@@ -396,9 +404,7 @@ def _tinted_edge_above(
     strip = mask[y0 - reach : y0 + reach + 1, a:z] > 0
     if strip.size == 0:
         return None
-    c = int(np.argmax(strip.sum(1)))  # the rule's middle row
-    down = np.cumprod(strip[c:], axis=0).sum(0)
-    up = np.cumprod(strip[c::-1], axis=0).sum(0)
+    c, up, down = _runs_through_rule(strip)
     along = strip[c]
     run = int(0.15 * cell)
     if along.sum() < 4 or run < 1:
