@@ -306,6 +306,24 @@ class EdgeInk(NamedTuple):
     across: bool  # the thickening rises above the edge's usual top too: a stroke across it
 
 
+def _edge_strip(
+    mask: np.ndarray, top: tuple[int, int, int], ys: np.ndarray, cell: float,
+    row: tuple[int, int] | None, below: int,
+) -> tuple[np.ndarray, int, int] | None:
+    """The ink of a box's top edge where a glyph nears it: a strip a tenth of a cell (3 px at
+    least, ``reach``) each side of the edge's row, along the whole row of boxes (``row``) or
+    the glyph's own span; with its first column and ``reach``. None where the glyph's top lies
+    more than ``below`` reaches under the edge, or the strip leaves the crop."""
+    x0, y0, x1 = top
+    reach = max(3, int(round(cell * 0.1)))
+    if ys.min() > y0 + below * reach or y0 - reach < 0:
+        return None
+    a, z = (min(row[0], x0), max(row[1], x1)) if row else (x0, x1)
+    a = max(a, 0)
+    strip = mask[y0 - reach : y0 + reach + 1, a:z] > 0
+    return None if strip.size == 0 else (strip, a, reach)
+
+
 def _runs_through_rule(strip: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
     """A horizontal rule's row in a strip of ink around it (the row with most ink), and per
     column the unbroken ink from that row upwards and downwards (the row counted in both):
@@ -331,14 +349,11 @@ def _thick_edge_above(
     edge is not so thickened. ``across``: along as long a run, the ink also rises above the
     edge's usual top, a stroke drawn across the rule (a glyph's top merely touching the edge
     from below thickens it downwards only)."""
-    x0, y0, x1 = top
-    reach = max(3, int(round(cell * 0.1)))
-    if ys.min() > y0 + below * reach or y0 - reach < 0:
+    found = _edge_strip(mask, top, ys, cell, row, below)
+    if found is None:
         return None
-    a, z = (min(row[0], x0), max(row[1], x1)) if row else (x0, x1)
-    strip = mask[y0 - reach : y0 + reach + 1, max(a, 0) : z] > 0
-    if strip.size == 0:
-        return None
+    strip, a, reach = found
+    y0 = top[1]
     # per column, the length of the unbroken ink run through the rule's row: a stroke just
     # under the rule leaves a paper gap, a stroke lying on it makes the rule thicker
     c, up, down = _runs_through_rule(strip)
@@ -347,7 +362,7 @@ def _thick_edge_above(
     if printed.size == 0:
         return None
     usual = float(np.median(printed))
-    lo, hi = max(int(xs.min()) - max(a, 0), 0), int(xs.max()) - max(a, 0) + 1
+    lo, hi = max(int(xs.min()) - a, 0), int(xs.max()) - a + 1
     above = thick[lo:hi]
     run = int(0.15 * cell)
     if above.size < run or run < 1:
@@ -362,8 +377,8 @@ def _thick_edge_above(
     for j in np.flatnonzero(thicker) + lo:  # each thickened column's run through the rule
         rows_ = np.arange(c - up[j] + 1, c + down[j])
         ey.append(rows_ + y0 - reach)
-        ex.append(np.full(rows_.size, j + max(a, 0)))
-    reaches = ys.min() <= y0 + reach or _ink_down_to(mask, np.flatnonzero(thicker) + lo + max(a, 0),
+        ex.append(np.full(rows_.size, j + a))
+    reaches = ys.min() <= y0 + reach or _ink_down_to(mask, np.flatnonzero(thicker) + lo + a,
                                                      y0 + reach, int(ys.min()))
     return EdgeInk(np.concatenate(ey), np.concatenate(ex), bool(reaches), bool(across))
 
@@ -395,15 +410,11 @@ def _tinted_edge_above(
     own pixels there are more coloured than along the rest of its row of boxes by ``TINT``,
     and than just under the rule (not a digit's top touching it from below, its colour
     bleeding into the rule), over 0.15 of a cell under the glyph."""
-    x0, y0, x1 = top
-    reach = max(3, int(round(cell * 0.1)))
-    if ys.min() > y0 + below * reach or y0 - reach < 0:
+    found = _edge_strip(mask, top, ys, cell, row, below)
+    if found is None:
         return None
-    a, z = (min(row[0], x0), max(row[1], x1)) if row else (x0, x1)
-    a = max(a, 0)
-    strip = mask[y0 - reach : y0 + reach + 1, a:z] > 0
-    if strip.size == 0:
-        return None
+    strip, a, reach = found
+    y0, z = top[1], a + strip.shape[1]
     c, up, down = _runs_through_rule(strip)
     along = strip[c]
     run = int(0.15 * cell)

@@ -216,7 +216,7 @@ def locate(
         ref = float(np.median(vals)) if len(vals) >= 3 else float(vals.min())
         darks[same] = np.minimum(darks[same], ref + 0.1)
     # each rule's width: the median over the pieces where it was seen (else the family's)
-    usual_half, any_seen = _seen_median(half_all.reshape(n_rules, n_pieces), seen2)
+    usual_half, _ = _seen_median(half_all.reshape(n_rules, n_pieces), seen2)  # seen where as above
     own = np.where(any_seen, usual_half, family_half)
     prof0 = family[0]
     along = np.arange(prof0.lo, prof0.hi, dtype=float)
