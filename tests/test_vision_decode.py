@@ -1098,3 +1098,36 @@ def test_the_table_which_the_game_does_not_check_needs_a_surer_reading():
     assert _flags(d, FLAG_THRESHOLD) == ["table"]  # the word as sure passes
     sure = replace(d, table=FieldValue(50, FLAG_THRESHOLD + TABLE_EXTRA))
     assert _flags(sure, FLAG_THRESHOLD) == []
+
+
+def test_a_reference_or_score_in_doubt_shows_the_arbiter_its_likeliest_value():
+    """PERCAT written at 8A for 30 in pale violet, the 8 read 6 at 0.9: 6A stayed the reading,
+    flagged, while ink and game together put 8A at 0.996. A field in doubt shows the
+    arbiter its likeliest value, the ink's reading kept among the alternatives; a miscount
+    the ink reads surely (45 written for 48) stays as written, and a field not in doubt is
+    left alone."""
+    from vision.reader import _likeliest_in_doubt
+
+    moves = [Candidate("8A", "PERCAT", 30), Candidate("H4", "PERCAT", 26), Candidate("B2", "CAPTER", 24)]
+    sure = {i: {"p": 0.995} for i in range(6)}
+    word = word_cells("PERCAT", overrides=sure)
+    six = {0: {"p": 0.9, "second": "8", "p2": 0.08}, 1: {"p": 0.995}}
+    d = decode(group_readings(word + comb("ref", "6A", six) + comb("score", "30", sure)), moves)
+    assert (d.ref.value, d.move.ref) == ("6A", "8A") and d.ref.confidence < 0.95
+    _likeliest_in_doubt(d, ["ref"])
+    assert (d.ref.value, d.sens) == ("8A", "v") and d.ref.confidence <= 0.5
+    assert "6A" in dict(d.ref.alternatives)
+    left = decode(group_readings(word + comb("ref", "6A", six) + comb("score", "30", sure)), moves)
+    _likeliest_in_doubt(left, ["score"])
+    assert left.ref.value == "6A"  # not in doubt: as decoded
+
+    five = {0: {"p": 0.995}, 1: {"p": 0.9, "second": "0", "p2": 0.08}}
+    d = decode(group_readings(word + comb("ref", "8A", sure) + comb("score", "35", five)), moves)
+    assert d.score.value == 35 and d.score.confidence < 0.95
+    _likeliest_in_doubt(d, ["score"])
+    assert d.score.value == 30 and 35 in dict(d.score.alternatives)
+
+    miscount = decode(group_readings(word + comb("ref", "8A", sure) + comb("score", "34", sure)), moves)
+    assert miscount.score.value == 34 and miscount.score.confidence < 0.95
+    _likeliest_in_doubt(miscount, ["score"])
+    assert miscount.score.value == 34  # read surely: the player's miscount, as written

@@ -475,7 +475,9 @@ def _parses(ref: object) -> bool:
     return True
 
 
-def _sens(ref: str | None) -> str | None:
+def sens_of(ref: str | None) -> str | None:
+    """The direction a reference writes: a row letter first is horizontal (H8), a column
+    number first vertical (8H)."""
     if not ref:
         return None
     return "h" if ref[:1].isalpha() else "v"
@@ -502,7 +504,7 @@ def decode_free(r: Readings) -> Decoded:
         ref=FieldValue(ref, ref_conf),
         score=FieldValue(_number(score_text), _text_confidence(r.score) if score_text else 1.0),
         raccord=raccord,
-        sens=_sens(ref),
+        sens=sens_of(ref),
         legal=False,
         move=None,
         constrained=False,
@@ -605,7 +607,7 @@ def decode(
     if bmove is not None and _circles_overruled(r.word, bword):
         jconf = min(jconf, DISAGREE)
     raccord = free.raccord
-    sens = _sens(free_ref) or (("h" if bmove.horizontal else "v") if bmove else None)
+    sens = sens_of(free_ref) or (("h" if bmove.horizontal else "v") if bmove else None)
     score_chose = bmove is not None and _chosen_by_score(hyps, terms, bword)
     if bmove is None:  # not a legal move: kept as read, never trusted without the arbiter
         word_conf = min(word_conf, 0.5 * free.word.confidence, DISAGREE)

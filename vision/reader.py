@@ -17,7 +17,7 @@ import numpy as np
 from engine.board import Board
 
 from .cover import BOXES, covered_boxes
-from .decode import Candidate, Decoded, FieldValue, decode, group_readings
+from .decode import DISAGREE, Candidate, Decoded, FieldValue, decode, group_readings, sens_of
 from .fields import Fields, Glyph, cut_fields, lean, ones_split_off, open_core, pieces_not_in
 from .layout import Layout
 from .load import load_image
@@ -243,6 +243,30 @@ def _field_flags(decoded: Decoded, fields: Fields, groups, word_row: int, thresh
         # (a joker scores nothing), the word flagged and its jokers, none, sure at 0.98
         flagged.append("jokers")
     return flagged
+
+
+def _likeliest_in_doubt(decoded: Decoded, flagged: list[str]) -> None:
+    """A reference or a score sent to the arbiter shows him its likeliest value: the retained
+    move's, where ink and game together make it likelier than the ink's own reading (PERCAT
+    at 8A in pale violet, the 8 read 6 at 0.9: 6A stayed the reading, flagged, beside 8A at
+    0.996). Only once every flag is raised, so that each rule still sees what the ink read
+    (a score read off the move keeps the word in doubt), and only in a field in doubt: the
+    arbiter checks the value against the photo either way, and confirms it more often than
+    he mends it. The ink's reading stays among the alternatives."""
+    move = decoded.move
+    if move is None:
+        return
+    for name, legal in (("ref", move.ref), ("score", move.score)):
+        f: FieldValue = getattr(decoded, name)
+        if name not in flagged or f.value is None or f.value == legal:
+            continue
+        p = dict(f.alternatives)
+        if p.get(legal, 0.0) > p.get(f.value, 0.0):
+            setattr(decoded, name, FieldValue(
+                legal, min(p[legal], DISAGREE),
+                sorted(f.alternatives, key=lambda vp: -vp[1])))
+            if name == "ref":
+                decoded.sens = sens_of(legal)
 
 
 def _place_unvouched(decoded: Decoded, flagged: list[str]) -> list[str]:
@@ -753,6 +777,7 @@ def _read_page(page, candidates, board, tables, layout, recogniser, photo, thres
         if page.method == "contour":
             threshold = max(threshold, CONTOUR_THRESHOLD)
         flagged = _field_flags(decoded, fields, groups, layout.word_row, threshold)
+        _likeliest_in_doubt(decoded, flagged)
         status = A_VERIFIER if flagged else OK
         crossed = sum(r.crossed for r in readings if r.key.startswith("grid:"))
         reading = BulletinReading(
