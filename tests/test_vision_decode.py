@@ -1131,3 +1131,34 @@ def test_a_reference_or_score_in_doubt_shows_the_arbiter_its_likeliest_value():
     assert miscount.score.value == 34 and miscount.score.confidence < 0.95
     _likeliest_in_doubt(miscount, ["score"])
     assert miscount.score.value == 34  # read surely: the player's miscount, as written
+
+
+def test_raccord_letters_in_doubt_show_the_arbiter_the_grid_letters_ink_and_grid_agree_on():
+    """LOCH in DKG's pencil (bench bulletin 21016), its raccord E and L: the L read Z at 0.57,
+    L at 0.40, and the raccord flagged showed EZ. The player copies the grid's letters:
+    where the move's grid has one under a raccord letter and the ink gives it a fair share,
+    the arbiter is first shown it; a letter the ink surely reads otherwise, a stray mark
+    where the grid has none, and a raccord not in doubt stay as read."""
+    from engine.board import Board
+    from vision.decode import likeliest_raccord
+    from vision.reader import _likeliest_in_doubt
+
+    board = Board()
+    for i, ch in enumerate("CHAT"):  # CHAT at H4..H7
+        board.cells[7][3 + i] = ch
+    moves = [Candidate("G4", "RIEN", 12), Candidate("I4", "RIEN", 12)]
+    base = word_cells("RIEN", start=3) + comb("ref", "G4") + comb("score", "12")
+    c_below = cell("grid:2:3", 3, "C", p=0.97, row=2)
+    h_as_z = cell("grid:2:4", 4, "Z", p=0.57, second="H", p2=0.4, row=2)
+    d = decode(group_readings(base + [c_below, h_as_z]), moves, board)
+    assert d.move.ref == "G4" and d.raccord == "CZ" and d.raccord_likeliest == "CH"
+    _likeliest_in_doubt(d, ["raccord"])
+    assert d.raccord == "CH"
+    kept = decode(group_readings(base + [c_below, h_as_z]), moves, board)
+    _likeliest_in_doubt(kept, ["score"])
+    assert kept.raccord == "CZ"  # not in doubt: as read
+
+    sure_z = cell("grid:2:4", 4, "Z", p=0.999, row=2)  # H at 3e-5: not the H
+    stray = cell("grid:2:14", 14, "I", p=0.6, second="E", p2=0.3, row=2)  # no grid letter
+    readings = group_readings(base + [c_below, sure_z, stray])
+    assert likeliest_raccord(readings.raccord, moves[0], board) == "CZI"

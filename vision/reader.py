@@ -252,7 +252,8 @@ def _likeliest_in_doubt(decoded: Decoded, flagged: list[str]) -> None:
     0.996). Only once every flag is raised, so that each rule still sees what the ink read
     (a score read off the move keeps the word in doubt), and only in a field in doubt: the
     arbiter checks the value against the photo either way, and confirms it more often than
-    he mends it. The ink's reading stays among the alternatives."""
+    he mends it. The ink's reading stays among the alternatives. Raccord letters likewise
+    (``likeliest_raccord``: the grid letter the player copied, where ink and grid agree)."""
     move = decoded.move
     if move is None:
         return
@@ -267,6 +268,8 @@ def _likeliest_in_doubt(decoded: Decoded, flagged: list[str]) -> None:
                 sorted(f.alternatives, key=lambda vp: -vp[1])))
             if name == "ref":
                 decoded.sens = sens_of(legal)
+    if "raccord" in flagged and decoded.raccord_likeliest:
+        decoded.raccord = decoded.raccord_likeliest  # the grid's letters, where ink and grid agree
 
 
 def _place_unvouched(decoded: Decoded, flagged: list[str]) -> list[str]:
