@@ -1162,3 +1162,24 @@ def test_raccord_letters_in_doubt_show_the_arbiter_the_grid_letters_ink_and_grid
     stray = cell("grid:2:14", 14, "I", p=0.6, second="E", p2=0.3, row=2)  # no grid letter
     readings = group_readings(base + [c_below, sure_z, stray])
     assert likeliest_raccord(readings.raccord, moves[0], board) == "CZI"
+
+
+def test_a_score_whose_digit_was_cut_in_two_shows_the_moves_score_to_the_arbiter():
+    """PETAGES at 4F for 20 in Breip's hand: the 0 cut in two, read 9 (0.28) and 1 (0.80),
+    the score read 291, flagged; the move's 20 only fitted a reading of as many cells. The
+    arbiter is shown 20, the likelier once a cell may be a piece of a digit; the reading
+    itself, and its doubt, are unchanged."""
+    from vision.reader import _likeliest_in_doubt
+
+    moves = [Candidate("4F", "PETAGES", 20), Candidate("H4", "PETAGES", 18)]
+    sure = {i: {"p": 0.995} for i in range(7)}
+    split = {0: {"p": 0.98}, 1: {"p": 0.28, "second": "1", "p2": 0.25},
+             2: {"p": 0.8, "second": "0", "p2": 0.17}}
+    place = comb("ref", "4F", {0: {"p": 0.995}, 1: {"p": 0.995}})
+    groups = group_readings(word_cells("PETAGES", overrides=sure) + place + comb("score", "291", split))
+    d = decode(groups, moves)
+    assert d.score.value == 291 and d.score.confidence <= 0.5
+    alternatives = dict(d.score.alternatives)
+    assert alternatives[20] > alternatives[291] and sum(alternatives.values()) <= 1.0
+    _likeliest_in_doubt(d, ["score"])
+    assert d.score.value == 20

@@ -715,16 +715,24 @@ def decode(
     )
 
 
-def _lik_written(readings: Sequence[CharReading], text: str, k: int) -> float:
+def _lik_written(readings: Sequence[CharReading], text: str, k: int, split: bool = False) -> float:
     """P(cells | ``text`` written), relative to "anything of that length"; a text one
     character longer than the cells read may have lost one to the capture (a digit too
-    faint, two merged), at the price of a slip."""
+    faint, two merged), at the price of a slip. ``split``: a text one character shorter
+    may likewise have had a digit cut in two (21 read 211), one of the cells read being
+    anything."""
     lik = math.exp(min(_log_match(readings, text, k), 200.0))
     if len(text) == len(readings) + 1 and readings:
         lik = max(
             lik,
             *(math.exp(min(_log_match(readings, text[:i] + text[i + 1:], k) + SEGMENT_SLIP, 200.0))
               for i in range(len(text))),
+        )
+    if split and len(text) == len(readings) - 1 and text:
+        lik = max(
+            lik,
+            *(math.exp(min(_log_match([*readings[:i], *readings[i + 1:]], text, k) + SEGMENT_SLIP, 200.0))
+              for i in range(len(readings))),
         )
     return lik
 
@@ -801,6 +809,11 @@ def _written_field(
             # the ink hesitates and the move's value fits it: proposed, but for the arbiter
             return FieldValue(legal, min(p_legal, DISAGREE), [(legal, p_legal), (value, p_value)])
         conf = min(p_value, DISAGREE)
+        # shown to the arbiter (``reader._likeliest_in_doubt``), never deciding the reading:
+        # the move's value also where the capture cut one of its digits in two (20 read 291)
+        lik_split = _lik_written(readings, str(legal), k, split=True)
+        if lik_split > lik_legal and lik > 0:
+            p_legal = min(p_value * p_ok * lik_split / ((1 - p_ok) * lik / space), 1 - p_value)
         alternatives = [(value, conf), (legal, p_legal)]
     margin = _ink_margin(readings) if margin is None else margin
     if ink_conf < INK_MIN or margin < INK_MARGIN:  # the game cannot make a doubtful reading
