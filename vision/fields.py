@@ -1157,6 +1157,12 @@ def _threshold(sub: np.ndarray, away: np.ndarray, rules: np.ndarray) -> _Ink:
             work, med, noise = smooth, med_s, noise_s
     if pen == 0.0:  # too few on a quarter of the pixels: a lone small digit in light pencil
         pen = _pen(work[away], med, noise)  # (88 above the paper), counted on all of them
+    if pen == 0.0 and work is sub:  # and a few 2H strokes under the grain, once smoothed
+        smooth = cv2.GaussianBlur(sub, (0, 0), 1.0)
+        med_s, noise_s, _ = _level(smooth, away)
+        pen = _pen(smooth[away], med_s, noise_s)
+        if pen > 0.0:
+            work, med, noise = smooth, med_s, noise_s
     faint = 0 < pen < FAINT_PEN
     if faint and work is sub:  # a grainy pencil line is continuous once lightly smoothed
         work = cv2.GaussianBlur(sub, (0, 0), 0.8)
