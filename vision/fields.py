@@ -1149,6 +1149,7 @@ def _threshold(sub: np.ndarray, away: np.ndarray, rules: np.ndarray) -> _Ink:
         med, noise, _ = _level(work, away)
     _, _, level = _level(work, away)
     pen = _pen(level, med, noise)
+    smooth = None
     if pen == 0.0 and work is sub:  # a pen under the paper's grain: smoothed, its strokes show
         smooth = cv2.GaussianBlur(sub, (0, 0), 1.0)
         med_s, noise_s, level_s = _level(smooth, away)
@@ -1157,9 +1158,7 @@ def _threshold(sub: np.ndarray, away: np.ndarray, rules: np.ndarray) -> _Ink:
             work, med, noise = smooth, med_s, noise_s
     if pen == 0.0:  # too few on a quarter of the pixels: a lone small digit in light pencil
         pen = _pen(work[away], med, noise)  # (88 above the paper), counted on all of them
-    if pen == 0.0 and work is sub:  # and a few 2H strokes under the grain, once smoothed
-        smooth = cv2.GaussianBlur(sub, (0, 0), 1.0)
-        med_s, noise_s, _ = _level(smooth, away)
+    if pen == 0.0 and smooth is not None:  # and a few thin 2H strokes under the grain, smoothed
         pen = _pen(smooth[away], med_s, noise_s)
         if pen > 0.0:
             work, med, noise = smooth, med_s, noise_s
