@@ -1183,3 +1183,31 @@ def test_a_score_whose_digit_was_cut_in_two_shows_the_moves_score_to_the_arbiter
     assert alternatives[20] > alternatives[291] and sum(alternatives.values()) <= 1.0
     _likeliest_in_doubt(d, ["score"])
     assert d.score.value == 20
+
+
+def test_a_box_with_ink_where_nothing_was_read_shows_the_moves_value():
+    """VERMEIL at 6B for 20 in 2H pencil (bench bulletin 8199): ink seen in the score box,
+    nothing cut from it, the score unread and flagged. The arbiter is shown the move's 20,
+    the only value the game gives, at no confidence; a box with no ink at all (a
+    reference left out for a raccord, a score not written) stays empty."""
+    from vision.decode import FieldValue
+    from vision.reader import _likeliest_in_doubt
+
+    moves = [Candidate("6B", "VERMEIL", 20), Candidate("H4", "VERMEIL", 22)]
+    sure = {i: {"p": 0.995} for i in range(7)}
+    groups = group_readings(word_cells("VERMEIL", overrides=sure) + comb("ref", "6B"))
+    d = decode(groups, moves)
+    assert d.score.value is None and d.move.score == 20
+    _likeliest_in_doubt(d, ["score"], {"grid", "ref", "score"})
+    assert d.score.value == 20 and d.score.confidence == 0.0
+    blank = decode(groups, moves)
+    _likeliest_in_doubt(blank, ["score"], {"grid", "ref"})
+    assert blank.score.value is None
+
+    placed = decode(group_readings(word_cells("VERMEIL", overrides=sure) + comb("score", "20")), moves)
+    assert placed.ref.value is None and placed.move.ref == "6B"
+    _likeliest_in_doubt(placed, ["ref"], {"grid", "ref", "score"})
+    assert (placed.ref.value, placed.sens) == ("6B", "v")
+    placed.ref, placed.raccord = FieldValue(None, 1.0), "AER"
+    _likeliest_in_doubt(placed, ["ref"], {"grid", "ref", "score"})
+    assert placed.ref.value is None  # placed by its raccord: a trace in the box is no reference

@@ -245,21 +245,31 @@ def _field_flags(decoded: Decoded, fields: Fields, groups, word_row: int, thresh
     return flagged
 
 
-def _likeliest_in_doubt(decoded: Decoded, flagged: list[str]) -> None:
+def _likeliest_in_doubt(decoded: Decoded, flagged: list[str], marked: Iterable[str] = ()) -> None:
     """A reference or a score sent to the arbiter shows him its likeliest value: the retained
     move's, where ink and game together make it likelier than the ink's own reading (PERCAT
     at 8A in pale violet, the 8 read 6 at 0.9: 6A stayed the reading, flagged, beside 8A at
     0.996). Only once every flag is raised, so that each rule still sees what the ink read
     (a score read off the move keeps the word in doubt), and only in a field in doubt: the
     arbiter checks the value against the photo either way, and confirms it more often than
-    he mends it. The ink's reading stays among the alternatives. Raccord letters likewise
+    he mends it. The ink's reading stays among the alternatives. A box with ink (``marked``)
+    where nothing was read shows the move's value too, the only one the game gives (the 20
+    of VERMEIL in 2H pencil, under the paper's grain), but for a reference beside raccord
+    letters: the word placed by them, a trace in the reference box (PESAT placed by AER) is
+    no reference the player wrote. Raccord letters likewise
     (``likeliest_raccord``: the grid letter the player copied, where ink and grid agree)."""
     move = decoded.move
     if move is None:
         return
     for name, legal in (("ref", move.ref), ("score", move.score)):
         f: FieldValue = getattr(decoded, name)
-        if name not in flagged or f.value is None or f.value == legal:
+        if name not in flagged or f.value == legal:
+            continue
+        if f.value is None:
+            if name in marked and not (name == "ref" and decoded.raccord):
+                setattr(decoded, name, FieldValue(legal, 0.0, [(legal, 0.0)]))
+                if name == "ref":
+                    decoded.sens = sens_of(legal)
             continue
         p = dict(f.alternatives)
         if p.get(legal, 0.0) > p.get(f.value, 0.0):
@@ -780,7 +790,7 @@ def _read_page(page, candidates, board, tables, layout, recogniser, photo, thres
         if page.method == "contour":
             threshold = max(threshold, CONTOUR_THRESHOLD)
         flagged = _field_flags(decoded, fields, groups, layout.word_row, threshold)
-        _likeliest_in_doubt(decoded, flagged)
+        _likeliest_in_doubt(decoded, flagged, fields.marked)
         status = A_VERIFIER if flagged else OK
         crossed = sum(r.crossed for r in readings if r.key.startswith("grid:"))
         reading = BulletinReading(
