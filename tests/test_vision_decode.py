@@ -1211,3 +1211,24 @@ def test_a_box_with_ink_where_nothing_was_read_shows_the_moves_value():
     placed.ref, placed.raccord = FieldValue(None, 1.0), "AER"
     _likeliest_in_doubt(placed, ["ref"], {"grid", "ref", "score"})
     assert placed.ref.value is None  # placed by its raccord: a trace in the box is no reference
+
+
+def test_a_stray_piece_of_a_digit_read_surely_still_leaves_the_moves_score_likelier():
+    """HABLEZ at D1 for 28 in 2H pencil (Delphine, bench bulletin 8195): a piece of the 2
+    cut off and read 1, the score read 128 with every cell sure. Read as three digits, 128
+    is likelier than any other three-digit score; but 28 with one cell a piece of a digit
+    explains the ink better still, and is what the arbiter is shown (the ink's 128 was
+    capped under it before, however well 28 fitted)."""
+    from vision.reader import _likeliest_in_doubt
+
+    moves = [Candidate("D1", "HABLEZ", 28), Candidate("H4", "HABLEZ", 30)]
+    sure = {i: {"p": 0.995} for i in range(6)}
+    place = comb("ref", "D1", {0: {"p": 0.995}, 1: {"p": 0.995}})
+    pieces = {0: {"p": 0.9}, 1: {"p": 0.99}, 2: {"p": 0.99}}
+    cells = word_cells("HABLEZ", overrides=sure) + place + comb("score", "128", pieces)
+    d = decode(group_readings(cells), moves)
+    assert d.score.value == 128 and d.score.confidence <= 0.5
+    alternatives = dict(d.score.alternatives)
+    assert alternatives[28] > alternatives[128] and sum(alternatives.values()) <= 1.0
+    _likeliest_in_doubt(d, ["score"])
+    assert d.score.value == 28

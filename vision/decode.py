@@ -810,11 +810,16 @@ def _written_field(
             return FieldValue(legal, min(p_legal, DISAGREE), [(legal, p_legal), (value, p_value)])
         conf = min(p_value, DISAGREE)
         # shown to the arbiter (``reader._likeliest_in_doubt``), never deciding the reading:
-        # the move's value also where the capture cut one of its digits in two (20 read 291)
+        # the move's value also where the capture cut one of its digits in two (20 read 291),
+        # weighed against the ink's reading with that explanation counted in (28 read 128,
+        # the stray 1 a piece of the 2: 28 likelier than 128, not capped under it)
         lik_split = _lik_written(readings, str(legal), k, split=True)
+        shown = conf
         if lik_split > lik_legal and lik > 0:
-            p_legal = min(p_value * p_ok * lik_split / ((1 - p_ok) * lik / space), 1 - p_value)
-        alternatives = [(value, conf), (legal, p_legal)]
+            norm_split = p_ok * lik_split + others
+            p_legal = p_ok * lik_split / norm_split
+            shown = min(conf, (1 - p_ok) * lik / space / norm_split)
+        alternatives = [(value, shown), (legal, p_legal)]
     margin = _ink_margin(readings) if margin is None else margin
     if ink_conf < INK_MIN or margin < INK_MARGIN:  # the game cannot make a doubtful reading
         # sure: the ink must at least prefer it clearly to its next reading (a reference's
