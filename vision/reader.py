@@ -566,11 +566,21 @@ def _why_not_found(img: np.ndarray) -> str:
     return NON_TROUVE
 
 
+def _thresholds(threshold: float, contour: bool) -> tuple[float, float]:
+    """The confidence a field and the table need to pass unflagged: the table ``TABLE_EXTRA``
+    more; on a page found by its outline, ``CONTOUR_THRESHOLD`` at least, for both (not on
+    top of each other: 1.0, which no table reads)."""
+    table = min(1.0, threshold + TABLE_EXTRA)
+    if contour:
+        return max(threshold, CONTOUR_THRESHOLD), max(table, CONTOUR_THRESHOLD)
+    return threshold, table
+
+
 def _flags(d: Decoded, threshold: float, table_threshold: float | None = None) -> list[str]:
     """The fields whose reading is in doubt; the table passes from ``table_threshold``
     (default: ``TABLE_EXTRA`` over ``threshold``)."""
     if table_threshold is None:
-        table_threshold = min(1.0, threshold + TABLE_EXTRA)
+        table_threshold = _thresholds(threshold, contour=False)[1]
     flagged = []
     for name in ("table", "word", "ref", "score"):
         f: FieldValue = getattr(d, name)
@@ -800,10 +810,7 @@ def _read_page(page, candidates, board, tables, layout, recogniser, photo, thres
             return _with_code(reading, code, tables, coup)
         cands = Candidate.all_of(candidates) if candidates is not None else None
         decoded = decode(groups, cands, board, tables, "table" in fields.hidden)
-        table_threshold = min(1.0, threshold + TABLE_EXTRA)
-        if page.method == "contour":
-            threshold = max(threshold, CONTOUR_THRESHOLD)
-            table_threshold = max(table_threshold, CONTOUR_THRESHOLD)
+        threshold, table_threshold = _thresholds(threshold, page.method == "contour")
         flagged = _field_flags(decoded, fields, groups, layout.word_row, threshold, table_threshold)
         _likeliest_in_doubt(decoded, flagged, fields.marked)
         status = A_VERIFIER if flagged else OK
