@@ -570,11 +570,11 @@ def test_a_reference_or_score_one_character_short_of_the_moves_is_flagged():
     SE is worth 6 at 13J, so the score read surely fits a legal move and passed. A reference
     or score that is a legal one less one character lost it to the capture; a reference one
     character short of another place of the word sends the score to the arbiter as well."""
-    from vision.decode import DISAGREE, _one_character_short
+    from vision.decode import DISAGREE, one_character_short
 
-    assert _one_character_short(6, 16) and _one_character_short("O2", "O12")
-    assert _one_character_short(14, 142) and not _one_character_short(61, 16)
-    assert not _one_character_short(16, 16) and not _one_character_short(None, 16)
+    assert one_character_short(6, 16) and one_character_short("O2", "O12")
+    assert one_character_short(14, 142) and not one_character_short(61, 16)
+    assert not one_character_short(16, 16) and not one_character_short(None, 16)
     moves = [Candidate("O12", "SE", 16), Candidate("13J", "SE", 6), Candidate("G12", "SE", 12)]
     sure = {0: {"p": 0.995}, 1: {"p": 0.995}}
     lost = group_readings(word_cells("SE", start=14, overrides=sure) + comb("ref", "O2", sure)
@@ -1232,3 +1232,30 @@ def test_a_stray_piece_of_a_digit_read_surely_still_leaves_the_moves_score_likel
     assert alternatives[28] > alternatives[128] and sum(alternatives.values()) <= 1.0
     _likeliest_in_doubt(d, ["score"])
     assert d.score.value == 28
+
+
+def test_a_score_or_reference_that_lost_a_character_shows_the_moves_value():
+    """LIKE placed by its raccord for 32 in Delphine's hand (bench bulletin 8265): the 3 lost
+    by the capture, the score read 2, surely, flagged (one character short of the move's).
+    The ink alone made 2 likelier than 32, and the arbiter was shown 2; a capture losing a
+    digit is far likelier than a player writing exactly one digit less than his move's
+    score, so he is shown 32, the ink's 2 among the alternatives. The same for a reference
+    (O2 for O12). A score read surely as another number of the same length stays as
+    written (a miscount)."""
+    from vision.reader import _likeliest_in_doubt
+
+    moves = [Candidate("O12", "LIKE", 32), Candidate("H4", "LIKE", 18)]
+    sure = {i: {"p": 0.995} for i in range(4)}
+    word = word_cells("LIKE", overrides=sure)
+    d = decode(group_readings(word + comb("ref", "O2", sure) + comb("score", "2", sure)), moves)
+    assert (d.ref.value, d.score.value, d.move.ref) == ("O2", 2, "O12")
+    assert d.score.confidence <= 0.5 and d.ref.confidence <= 0.5
+    assert dict(d.score.alternatives).get(32, 0.0) < dict(d.score.alternatives)[2]
+    _likeliest_in_doubt(d, ["ref", "score"])
+    assert (d.ref.value, d.sens, d.score.value) == ("O12", "h", 32)
+    assert d.score.confidence <= 0.5 and 2 in dict(d.score.alternatives)
+    assert "O2" in dict(d.ref.alternatives)
+
+    miscount = decode(group_readings(word + comb("ref", "O12", sure) + comb("score", "23", sure)), moves)
+    _likeliest_in_doubt(miscount, ["score"])
+    assert miscount.score.value == 23

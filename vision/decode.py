@@ -660,10 +660,10 @@ def decode(
     )
     for written, legal in ((ref_field, bmove.ref if bmove else None),
                            (score_field, bmove.score if bmove else None)):
-        if _one_character_short(written.value, legal):
+        if one_character_short(written.value, legal):
             written.confidence = min(written.confidence, DISAGREE)
     if (bmove is not None and has_score and ref_field.value != bmove.ref
-            and any(_one_character_short(ref_field.value, c.ref) for c in cands
+            and any(one_character_short(ref_field.value, c.ref) for c in cands
                     if c.word.upper() == bmove.word.upper())):
         # the reference lost a character (O12 read O2): the score, from the same pen, may have
         # too, and then fit another place of the word (16 read 6: SE is worth 6 at 13J)
@@ -999,7 +999,7 @@ def _doubted(cell: CharReading, ours: str, rival: str) -> bool:
     return cell.circled >= 0.5 or above >= GUESS_RANK or p < GUESS_RATIO * cell.p(rival)
 
 
-def _one_character_short(read: object, legal: object) -> bool:
+def one_character_short(read: object, legal: object) -> bool:
     """Whether a reference or score read is the retained move's with one character less: a
     character the capture lost (16 read 6 and O12 read O2 off the boxes, in Steve Hand's
     hand: the 1s too thin), far likelier than a player's slip that drops exactly one. Kept

@@ -17,7 +17,16 @@ import numpy as np
 from engine.board import Board
 
 from .cover import BOXES, covered_boxes
-from .decode import DISAGREE, Candidate, Decoded, FieldValue, decode, group_readings, sens_of
+from .decode import (
+    DISAGREE,
+    Candidate,
+    Decoded,
+    FieldValue,
+    decode,
+    group_readings,
+    one_character_short,
+    sens_of,
+)
 from .fields import Fields, Glyph, cut_fields, lean, ones_split_off, open_core, pieces_not_in
 from .layout import Layout
 from .load import load_image
@@ -281,10 +290,13 @@ def _likeliest_in_doubt(decoded: Decoded, flagged: list[str], marked: Iterable[s
                     decoded.sens = sens_of(legal)
             continue
         p = dict(f.alternatives)
-        if p.get(legal, 0.0) > p.get(f.value, 0.0):
+        if p.get(legal, 0.0) > p.get(f.value, 0.0) or one_character_short(f.value, legal):
+            # the move's value with one character more: one the capture lost (the 3 of 32
+            # read 2, too pale; "scores lose a digit"), far likelier than a player's slip
+            # dropping exactly one
+            p.setdefault(legal, 0.0)
             setattr(decoded, name, FieldValue(
-                legal, min(p[legal], DISAGREE),
-                sorted(f.alternatives, key=lambda vp: -vp[1])))
+                legal, min(p[legal], DISAGREE), sorted(p.items(), key=lambda vp: -vp[1])))
             if name == "ref":
                 decoded.sens = sens_of(legal)
     if "raccord" in flagged and decoded.raccord_likeliest:
