@@ -109,14 +109,15 @@ def test_a_felt_pen_blot_inside_its_box_is_ink_not_a_thumb():
 
 def test_a_page_found_by_its_outline_is_not_said_hidden_by_the_table_it_lies_on():
     """A bulletin without markers on a wooden table (seed 157 of the stress run), its outline
-    merged with a sheet beside it: the rectified page takes in wood, skin's colour, by the
-    score box. Only a page pinned by its markers is checked for a thumb."""
+    merged with a sheet beside it: the rectified page took in wood, skin's colour, by the
+    score box (it is now found by its printed matter, but any page found without markers
+    may). Only a page pinned by its markers is checked for a thumb."""
     from vision.bench import make_cases
     from vision.stress import markerless_layout, stress_photo
 
     case = make_cases(40, 157)[22]
     layout = markerless_layout()
     photo = stress_photo("sans_marqueurs_table", case.content, case.style, case.seed)
-    assert find_page(photo, layout).method == "contour"
+    assert find_page(photo, layout).method in ("contour", "motifs")
     reading = read_bulletin(photo, case.candidates, case.board, tables=range(1, 201), layout=layout)
     assert reading.status not in (CACHE,) and reading.status in ("ok", "a_verifier")

@@ -69,3 +69,48 @@ def test_two_bulletins_in_one_photo():
     with pytest.raises(VisionError) as err:  # the one-bulletin contract: refused, in French
         find_page(both)
     assert err.value.status == PLUSIEURS and "un seul par photo" in str(err.value)
+
+
+def test_a_page_whose_outline_merges_with_other_sheets_is_found_by_its_printed_matter():
+    """A federation bulletin (no markers) on a wooden table, other sheets touching it
+    (stress condition ``sans_marqueurs_table``, seed 292000): no outline found rectifies
+    to anything like the form, and the photo was « bulletin non trouvé » (13 of 40 in
+    that condition). The form's printed matter, matched to the blank layout's, places
+    the page; the bulletin is read whole."""
+    from vision import bench, stress
+    from vision.page import FEATURE_TRY, _contour_page, quadrilaterals
+    from vision.reader import read_bulletin
+
+    case = bench.make_cases(40, 292)[0]
+    photo = stress.stress_photo("sans_marqueurs_table", case.content, case.style, case.seed)
+    img = photo if isinstance(photo, np.ndarray) else cv2.imdecode(np.frombuffer(photo, np.uint8), 1)
+    gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    layout = stress.markerless_layout()
+    outlines = [_contour_page(img, q, layout) for q in quadrilaterals(gray)]
+    assert all(o is None or o[0] < FEATURE_TRY for o in outlines)
+    page = from_contour(img, gray, layout)
+    assert page is not None and page.method == "motifs"
+    assert layout_similarity(cv2.cvtColor(page.image, cv2.COLOR_BGR2GRAY), layout) > 0.7
+    reading = read_bulletin(photo, case.candidates, case.board, tables=range(1, 201), layout=layout)
+    assert reading.method == "motifs"
+    assert bench._got(reading) == bench._truth(case.content)
+
+
+def test_a_photo_without_the_form_is_not_found_by_printed_matter_either():
+    """Another printed sheet (lines of text, no grid) on the same wooden table: its
+    keypoints match nothing of the form well enough, and no page is made of it."""
+    from vision import stress
+    from vision.page import from_features
+
+    rng = np.random.default_rng(5)
+    sheet = np.full((840, 1184, 3), 245, np.uint8)
+    for k in range(14):
+        cv2.putText(sheet, f"Ligne {k} : compte rendu de la reunion du club", (40, 60 + 55 * k),
+                    cv2.FONT_HERSHEY_SIMPLEX, 1.0, (30, 30, 30), 2)
+    shot = stress._table(sheet, rng)
+    gray = cv2.cvtColor(shot.photo, cv2.COLOR_BGR2GRAY)
+    layout = stress.markerless_layout()
+    found = from_features(shot.photo, gray, layout)
+    assert found is None or found[0] < 0.15
+    with pytest.raises(VisionError):
+        find_page(shot.photo, layout)

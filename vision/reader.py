@@ -56,8 +56,9 @@ FLAG_THRESHOLD = 0.95
 #: conditions (58 read 50 at 0.958-0.964; 158 read 150 at 0.961), a 7 read 1 (107 read 101
 #: at 0.959); right tables of the benches below 0.97: 5 and 8 in 300
 TABLE_EXTRA = 0.02
-#: pages found by their outline (no markers) are rectified less precisely than the crops the
-#: classifier was calibrated on: their fields need a higher confidence to pass unflagged. The
+#: pages found without markers (by their outline or their printed matter) are rectified less
+#: precisely than the crops the classifier was calibrated on: their fields need a higher
+#: confidence to pass unflagged. The
 #: table too, but not on top of ``TABLE_EXTRA`` (the network's own doubts, below 0.97, which
 #: this covers): both together asked 1.0, more than any table reads (0.982 at most), and every
 #: table of a federation bulletin (no markers) went to the arbiter. Of 800 bulletins without
@@ -578,12 +579,12 @@ def _why_not_found(img: np.ndarray) -> str:
     return NON_TROUVE
 
 
-def _thresholds(threshold: float, contour: bool) -> tuple[float, float]:
+def _thresholds(threshold: float, markerless: bool) -> tuple[float, float]:
     """The confidence a field and the table need to pass unflagged: the table ``TABLE_EXTRA``
-    more; on a page found by its outline, ``CONTOUR_THRESHOLD`` at least, for both (not on
+    more; on a page found without markers, ``CONTOUR_THRESHOLD`` at least, for both (not on
     top of each other: 1.0, which no table reads)."""
     table = min(1.0, threshold + TABLE_EXTRA)
-    if contour:
+    if markerless:
         return max(threshold, CONTOUR_THRESHOLD), max(table, CONTOUR_THRESHOLD)
     return threshold, table
 
@@ -592,7 +593,7 @@ def _flags(d: Decoded, threshold: float, table_threshold: float | None = None) -
     """The fields whose reading is in doubt; the table passes from ``table_threshold``
     (default: ``TABLE_EXTRA`` over ``threshold``)."""
     if table_threshold is None:
-        table_threshold = _thresholds(threshold, contour=False)[1]
+        table_threshold = _thresholds(threshold, markerless=False)[1]
     flagged = []
     for name in ("table", "word", "ref", "score"):
         f: FieldValue = getattr(d, name)
@@ -822,7 +823,7 @@ def _read_page(page, candidates, board, tables, layout, recogniser, photo, thres
             return _with_code(reading, code, tables, coup)
         cands = Candidate.all_of(candidates) if candidates is not None else None
         decoded = decode(groups, cands, board, tables, "table" in fields.hidden)
-        threshold, table_threshold = _thresholds(threshold, page.method == "contour")
+        threshold, table_threshold = _thresholds(threshold, page.method != "marqueurs")
         flagged = _field_flags(decoded, fields, groups, layout.word_row, threshold, table_threshold)
         _likeliest_in_doubt(decoded, flagged, fields.marked)
         status = A_VERIFIER if flagged else OK

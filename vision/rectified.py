@@ -25,7 +25,7 @@ class Rectified:
     """The straightened page (BGR) and every box as ``(x, y, w, h)`` fractions of it."""
 
     image: np.ndarray
-    method: str  # "marqueurs" or "contour"
+    method: str  # "marqueurs", "contour" or "motifs" (found by its printed matter)
     boxes: dict[str, Box]
 
 
