@@ -114,3 +114,71 @@ def test_a_photo_without_the_form_is_not_found_by_printed_matter_either():
     assert found is None or found[0] < 0.15
     with pytest.raises(VisionError):
         find_page(shot.photo, layout)
+
+
+def _federation_like_form(px_per_mm: float = 10.0) -> np.ndarray:
+    """A blank form without markers whose printed matter the layout does not draw: a
+    title, a club line and a logo of its own (like the federation's printed bulletins)."""
+    data = dict(Layout.load().data)
+    data["markers"] = {"dictionary": "DICT_4X4_50", "items": []}
+    data["texts"] = []
+    from vision.template import render_page
+
+    form = cv2.cvtColor(render_page(Layout("federation", data), px_per_mm), cv2.COLOR_GRAY2BGR)
+    h, w = form.shape[:2]
+    cv2.putText(form, "FEDERATION FRANCAISE DE SCRABBLE", (int(0.05 * w), int(0.09 * h)),
+                cv2.FONT_HERSHEY_DUPLEX, 1.6, (40, 40, 40), 3)
+    cv2.putText(form, "Tournoi homologue - bulletin de jeu", (int(0.05 * w), int(0.16 * h)),
+                cv2.FONT_HERSHEY_SIMPLEX, 0.9, (60, 60, 60), 2)
+    cv2.circle(form, (int(0.9 * w), int(0.9 * h)), int(0.05 * h), (50, 50, 50), 6)
+    cv2.rectangle(form, (int(0.87 * w), int(0.87 * h)), (int(0.93 * w), int(0.93 * h)), (50, 50, 50), -1)
+    return form
+
+
+def test_a_calibrated_form_is_found_by_the_printed_matter_of_its_blank(tmp_path):
+    """« calibrer » keeps the blank form's photo beside the layout it measured
+    (``vierge``): a page of that form whose outline is lost on a patterned table, other
+    sheets touching it, is located by all its printed matter (title, club line, logo: none
+    of it drawn by the layout), its corners where the page lies. A layout naming an image
+    outside its folder is refused; one whose image is gone still finds pages by its own
+    rendering."""
+    import json
+
+    from vision import stress
+    from vision.calibrate import calibrate
+    from vision.page import _edge_signature, from_features
+    from vision.synth import PhotoEffects, photograph
+
+    form = _federation_like_form()
+    fx = PhotoEffects(max_tilt_deg=8, upside_down=0, max_rotation_deg=4, fill=(0.85, 0.9), shadow=0)
+    blank, _ = photograph(form, np.random.default_rng(4), fx)
+    cv2.imwrite(str(tmp_path / "vierge.jpg"), blank)
+    out = calibrate(tmp_path / "vierge.jpg", "federation", tmp_path / "federation.json")
+    layout = Layout.load(out)
+    assert layout.data["vierge"] == "federation.png" and layout.blank_image == tmp_path / "federation.png"
+
+    written = form.copy()
+    h, w = written.shape[:2]
+    for text, (x, y) in (("MAISON", (0.30, 0.56)), ("12", (0.83, 0.39)), ("H4", (0.83, 0.62))):
+        cv2.putText(written, text, (int(x * w), int(y * h)), cv2.FONT_HERSHEY_SCRIPT_SIMPLEX, 1.8,
+                    (140, 60, 20), 3)
+    shot = stress._table(written, np.random.default_rng(7))
+    gray = cv2.cvtColor(shot.photo, cv2.COLOR_BGR2GRAY)
+    found = from_features(shot.photo, gray, layout)
+    assert found is not None and found[0] > 0.3
+    # rectified onto the blank as calibrated: its edges are the blank's (the layout's boxes
+    # were measured in that frame)
+    vierge = cv2.imread(str(layout.blank_image), cv2.IMREAD_GRAYSCALE)
+    page = cv2.cvtColor(found[1], cv2.COLOR_BGR2GRAY)
+    vierge = cv2.resize(vierge, (page.shape[1], page.shape[0]), interpolation=cv2.INTER_AREA)
+    assert float((_edge_signature(page) * _edge_signature(vierge)).mean()) > 0.8
+    drawn = Layout(layout.name, {k: v for k, v in layout.data.items() if k != "vierge"}, layout.folder)
+    assert from_features(shot.photo, gray, drawn) is None  # the layout's boxes alone: not found
+
+    data = json.loads(out.read_text())
+    data["vierge"] = "../federation.png"
+    (tmp_path / "ailleurs.json").write_text(json.dumps(data))
+    with pytest.raises(ValueError, match="vierge"):
+        Layout.load(tmp_path / "ailleurs.json")
+    (tmp_path / "federation.png").unlink()
+    assert Layout.load(out).blank_image is None

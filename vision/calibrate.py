@@ -198,10 +198,17 @@ def calibrate(photo: str | Path, name: str = "calibre", out: Path | None = None)
     if not valid_name(name):
         raise ValueError(f"nom de modèle non valable : « {name} » (lettres, chiffres, - et _ "
                          "seulement, 40 au plus)")
-    layout = calibrate_image(load_image(photo), name)
+    img = load_image(photo)
+    layout = calibrate_image(img, name)
     path = out or LAYOUT_DIR / f"{name}.json"
+    # the blank form beside its layout: its printed matter finds a page whose outline is lost
+    # (another sheet touching it, a patterned table): ``page.from_features``
+    blank_name = f"{path.stem}.png" if valid_name(path.stem) else f"{name}.png"
+    layout["vierge"] = blank_name
+    ok, png = cv2.imencode(".png", rectify_blank(img))
     text = json.dumps(layout, indent=1, ensure_ascii=False, default=lambda o: o.item())
     try:
+        write_atomic(path.parent / blank_name, png.tobytes(), "image du bulletin vierge")
         return write_atomic(path, text.encode("utf-8"), "modèle de bulletin")
     except FileRefused as exc:
         raise ValueError(str(exc)) from exc

@@ -20,10 +20,23 @@ Box = tuple[float, float, float, float]
 
 @dataclass(frozen=True)
 class Layout:
-    """A parsed layout file; ``data`` keeps the raw JSON for the renderer."""
+    """A parsed layout file; ``data`` keeps the raw JSON for the renderer; ``folder``: where
+    the file lies (its blank form's image, ``data["vierge"]``, lies beside it)."""
 
     name: str
     data: dict
+    folder: Path | None = None
+
+    @property
+    def blank_image(self) -> Path | None:
+        """The photo of the blank form the layout was measured on (``python -m vision
+        calibrer`` writes it), rectified: its printed matter locates a page without
+        markers. None for a layout drawn by the project (its rendering is the form)."""
+        name = self.data.get("vierge")
+        if not name or self.folder is None:
+            return None
+        path = self.folder / name
+        return path if path.is_file() else None
 
     @property
     def page_mm(self) -> tuple[float, float]:
@@ -103,7 +116,7 @@ class Layout:
         problem = layout_problem(data)
         if problem:
             raise ValueError(f"modèle de bulletin non valable : {path} ({problem})")
-        return cls(str(data.get("name", path.stem)), data)
+        return cls(str(data.get("name", path.stem)), data, path.parent)
 
 
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,39}")
@@ -162,6 +175,10 @@ def layout_problem(data: object) -> str | None:
             return f"« {key} » non valable"
     if not isinstance(data.get("texts", []), list):
         return "« texts » non valable"
+    blank = data.get("vierge")
+    if blank is not None and not (isinstance(blank, str) and blank.endswith(".png")
+                                  and valid_name(blank[:-4])):
+        return "« vierge » : le nom d'une image PNG à côté du modèle attendu"
     return None
 
 

@@ -489,10 +489,25 @@ def _sift() -> cv2.SIFT:
 
 
 def _template_features(layout: Layout) -> tuple:
-    """The blank layout's keypoints and descriptors, at canonical scale (computed once)."""
-    key = json.dumps(layout.data, sort_keys=True)
+    """The blank form's keypoints and descriptors, at canonical scale (computed once): the
+    photo of the blank form a calibrated layout was measured on (all its printed matter),
+    else the layout's own rendering (the project's forms are printed from it)."""
+    source = layout.blank_image
+    key = json.dumps(layout.data, sort_keys=True) + str(source)
     if key not in _TEMPLATE_FEATURES:
-        blank = render_page(layout, CANON_PX_PER_MM)
+        blank = None
+        if source is not None:
+            from engine.files import LIMITS, FileRefused, read_bytes
+
+            try:
+                raw = read_bytes(source, "image du bulletin vierge", LIMITS["photo"])
+                blank = cv2.imdecode(np.frombuffer(raw, np.uint8), cv2.IMREAD_GRAYSCALE)
+            except FileRefused:
+                blank = None  # unreadable: the layout's rendering still serves
+        if blank is None:
+            blank = render_page(layout, CANON_PX_PER_MM)
+        else:
+            blank = cv2.resize(blank, canonical_size(layout), interpolation=cv2.INTER_AREA)
         _TEMPLATE_FEATURES[key] = _sift().detectAndCompute(blank, None)
     return _TEMPLATE_FEATURES[key]
 
