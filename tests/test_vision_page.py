@@ -146,7 +146,7 @@ def test_a_calibrated_form_is_found_by_the_printed_matter_of_its_blank(tmp_path)
 
     from vision import stress
     from vision.calibrate import calibrate
-    from vision.page import _edge_signature, from_features
+    from vision.page import from_features
     from vision.synth import PhotoEffects, photograph
 
     form = _federation_like_form()
@@ -165,13 +165,12 @@ def test_a_calibrated_form_is_found_by_the_printed_matter_of_its_blank(tmp_path)
     shot = stress._table(written, np.random.default_rng(7))
     gray = cv2.cvtColor(shot.photo, cv2.COLOR_BGR2GRAY)
     found = from_features(shot.photo, gray, layout)
-    assert found is not None and found[0] > 0.3
-    # rectified onto the blank as calibrated: its edges are the blank's (the layout's boxes
-    # were measured in that frame)
-    vierge = cv2.imread(str(layout.blank_image), cv2.IMREAD_GRAYSCALE)
-    page = cv2.cvtColor(found[1], cv2.COLOR_BGR2GRAY)
-    vierge = cv2.resize(vierge, (page.shape[1], page.shape[0]), interpolation=cv2.INTER_AREA)
-    assert float((_edge_signature(page) * _edge_signature(vierge)).mean()) > 0.8
+    # rectified onto the blank as calibrated (the frame the layout's boxes were measured
+    # in): the page's edges are the blank photo's, which the similarity now compares with
+    assert found is not None and found[0] > 0.8
+    page = find_page(shot.photo, layout)
+    assert page.method == "motifs" and layout_similarity(
+        cv2.cvtColor(page.image, cv2.COLOR_BGR2GRAY), layout) > 0.8
     drawn = Layout(layout.name, {k: v for k, v in layout.data.items() if k != "vierge"}, layout.folder)
     assert from_features(shot.photo, gray, drawn) is None  # the layout's boxes alone: not found
 

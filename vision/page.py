@@ -429,10 +429,28 @@ def largest_quadrilateral(gray: np.ndarray) -> np.ndarray | None:
 _BLANK_EDGES: dict[str, np.ndarray] = {}
 
 
+def _blank_form(layout: Layout) -> np.ndarray:
+    """The blank form at canonical size (grey): the photo of it a calibrated layout was
+    measured on (all its printed matter, ``Layout.blank_image``), else the layout's own
+    rendering (the project's forms are printed from it)."""
+    source = layout.blank_image
+    if source is not None:
+        from engine.files import LIMITS, FileRefused, read_bytes
+
+        try:
+            raw = read_bytes(source, "image du bulletin vierge", LIMITS["photo"])
+            blank = cv2.imdecode(np.frombuffer(raw, np.uint8), cv2.IMREAD_GRAYSCALE)
+        except FileRefused:
+            blank = None  # unreadable: the layout's rendering still serves
+        if blank is not None:
+            return cv2.resize(blank, canonical_size(layout), interpolation=cv2.INTER_AREA)
+    return render_page(layout, CANON_PX_PER_MM)
+
+
 def _blank_edges(layout: Layout) -> np.ndarray:
-    key = json.dumps(layout.data, sort_keys=True)
+    key = json.dumps(layout.data, sort_keys=True) + str(layout.blank_image)
     if key not in _BLANK_EDGES:
-        _BLANK_EDGES[key] = _edge_signature(render_page(layout, CANON_PX_PER_MM))
+        _BLANK_EDGES[key] = _edge_signature(_blank_form(layout))
     return _BLANK_EDGES[key]
 
 
@@ -443,7 +461,8 @@ def _edge_signature(gray: np.ndarray) -> np.ndarray:
 
 
 def layout_similarity(gray_canonical: np.ndarray, layout: Layout) -> float:
-    """Correlation between a rectified page and the blank layout (≈ 0.3+ when it is one)."""
+    """Correlation between a rectified page and the blank form (≈ 0.3+ when it is one; the
+    blank photo of a calibrated layout, else the layout's rendering)."""
     return float((_edge_signature(gray_canonical) * _blank_edges(layout)).mean())
 
 
@@ -489,26 +508,10 @@ def _sift() -> cv2.SIFT:
 
 
 def _template_features(layout: Layout) -> tuple:
-    """The blank form's keypoints and descriptors, at canonical scale (computed once): the
-    photo of the blank form a calibrated layout was measured on (all its printed matter),
-    else the layout's own rendering (the project's forms are printed from it)."""
-    source = layout.blank_image
-    key = json.dumps(layout.data, sort_keys=True) + str(source)
+    """The blank form's keypoints and descriptors, at canonical scale (computed once)."""
+    key = json.dumps(layout.data, sort_keys=True) + str(layout.blank_image)
     if key not in _TEMPLATE_FEATURES:
-        blank = None
-        if source is not None:
-            from engine.files import LIMITS, FileRefused, read_bytes
-
-            try:
-                raw = read_bytes(source, "image du bulletin vierge", LIMITS["photo"])
-                blank = cv2.imdecode(np.frombuffer(raw, np.uint8), cv2.IMREAD_GRAYSCALE)
-            except FileRefused:
-                blank = None  # unreadable: the layout's rendering still serves
-        if blank is None:
-            blank = render_page(layout, CANON_PX_PER_MM)
-        else:
-            blank = cv2.resize(blank, canonical_size(layout), interpolation=cv2.INTER_AREA)
-        _TEMPLATE_FEATURES[key] = _sift().detectAndCompute(blank, None)
+        _TEMPLATE_FEATURES[key] = _sift().detectAndCompute(_blank_form(layout), None)
     return _TEMPLATE_FEATURES[key]
 
 
