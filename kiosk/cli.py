@@ -295,7 +295,8 @@ def cmd_nouvelle(args) -> int:
     seed = args.graine if args.graine is not None else int(time.time()) % 10**9
     config = Config(seed=seed, seconds=seconds, warning=warning_seconds(seconds),
                     blitz=seconds <= 60, draw_mode=args.tirage, players=players, source=source,
-                    event=_event(args) or None, original=args.originale)
+                    event=_event(args) or None, original=args.originale,
+                    bulletin=_bulletin_model(args))
     base = _base(args)
     if base is not None:  # a game of the database, named by --fichier or by the time
         where = Locator(url=base, name=args.fichier or time.strftime("partie-%Y%m%d-%H%M%S"))
@@ -348,10 +349,26 @@ def _room_session(args, players: list[dict], lexicon, station: str = "kiosque",
     return Session(journal, lexicon)
 
 
+def _bulletin_model(args) -> str:
+    """The bulletin model of the game's photos (``--modele``), checked now: a model that
+    cannot be read is refused before the game starts, not at the first photo."""
+    name = getattr(args, "modele", None) or "fd1"
+    try:
+        from vision.layout import Layout
+    except ImportError:  # no reader installed: the bulletins are typed, the name kept
+        return name
+    try:
+        Layout.load(name)
+    except ValueError as exc:
+        raise CliError(f"--modele : modèle de bulletin inutilisable : {exc}") from exc
+    return name
+
+
 def _new_room(args) -> int:
     lexicon = _lexicon(args.lexique)
     players = _players_of(args)
-    session = _room_session(args, players, lexicon)
+    extra = {"bulletin": _bulletin_model(args)} if getattr(args, "modele", None) else {}
+    session = _room_session(args, players, lexicon, **extra)
     print(f"nouvelle partie : {session.journal.label} ({len(players)} joueur(s))")
     return _run_room(session, args)
 
@@ -952,6 +969,10 @@ def build_parser() -> argparse.ArgumentParser:
                    "par défaut $DUPLICATE_LEXICON ou la liste française livrée")
     p.add_argument("--temps", choices=list(TIMES), default=None,
                    help="temps par coup (défaut 3:00 ; 1:00 = blitz)")
+    p.add_argument("--modele", metavar="MODELE",
+                   help="modèle des bulletins photographiés (défaut fd1, celui du projet ; "
+                   "les bulletins de la fédération : le modèle mesuré par « python -m vision "
+                   "calibrer », son nom ou son fichier)")
     p.add_argument("--tirage", choices=["aleatoire", "manuel", "fichier"], default=None,
                    help="tirages aléatoires (graine, par défaut), tapés à la main, ou repris "
                    "d'une partie pré-tirée")

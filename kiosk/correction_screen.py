@@ -146,7 +146,9 @@ def draw_photo(surface: pygame.Surface, area: pygame.Rect, machine: Machine, m: 
         _text(surface, f"{what} : pas de photo", (area.x + m.margin, area.y + m.margin),
               m.small, theme.TEXT_DIM, area.width - 2 * m.margin)
         return None
-    image = bulletin_image(reading.photo, reading.sheet[0] if reading.sheet else None)
+    config = machine.session.config
+    image = bulletin_image(reading.photo, reading.sheet[0] if reading.sheet else None,
+                           config.bulletin if config is not None else "fd1")
     if isinstance(image, str):
         y = area.y + m.margin
         for line in wrap(image, m.small, area.width - 2 * m.margin):

@@ -121,13 +121,41 @@ def _reader():
     return read_all
 
 
+def bulletin_layout(name: str):
+    """The bulletin model ``name`` (a ``vision`` layout), or the reason it cannot be used
+    (French): photos read with another model's boxes would be read wrong, not at all is
+    better (the arbiter types the fields)."""
+    try:
+        from vision.layout import Layout
+
+        return Layout.load(name)
+    except ImportError as exc:
+        return f"lecteur de bulletins indisponible ({exc}) : saisie à la main"
+    except ValueError as exc:
+        return f"modèle de bulletin « {name} » inutilisable ({exc}) : saisie à la main"
+
+
+def _unusable(session: Session) -> str | None:
+    """Why the photos of this game cannot be read (French), or None."""
+    reader = _reader()
+    if isinstance(reader, str):
+        return reader
+    layout = _layout(session)
+    return layout if isinstance(layout, str) else None
+
+
+def _layout(session: Session):
+    name = session.config.bulletin if session.config is not None else "fd1"
+    return bulletin_layout(name)
+
+
 def _context(session: Session, coup: int) -> dict:
     """What a bulletin of ``coup`` is read against: its legal moves, its board, the tables
     that may still hand in a bulletin for it (registered, no result yet)."""
     moves, _ = session.moves(coup)
     return {"candidates": moves, "board": session.game.board_before(coup),
             "tables": session.missing_tables(coup) if session.results.players else None,
-            "coup": coup}
+            "coup": coup, "layout": _layout(session)}
 
 
 def _read(photo: str, session: Session, coup: int) -> list:
@@ -177,8 +205,9 @@ def read_photos(path: str | Path, session: Session, coup: int, previous: bool = 
     path = Path(path)
     named = photo_fields(path)
     photo = str(path)
-    if isinstance(_reader(), str):  # no reader installed: the arbiter types the fields
-        data = _unavailable(photo, _reader())
+    why = _unusable(session)
+    if why:  # no reader installed, or no usable model: the arbiter types the fields
+        data = _unavailable(photo, why)
         data.update(named, coup=coup)
         if pages is not None:
             pages.append(None)
@@ -249,9 +278,10 @@ _IMAGES: OrderedDict[tuple, BulletinImage | str] = OrderedDict()
 IMAGE_CACHE = 8
 
 
-def bulletin_image(photo: str | None, sheet: int | None = None) -> BulletinImage | str:
+def bulletin_image(photo: str | None, sheet: int | None = None, model: str = "fd1") -> BulletinImage | str:
     """The straightened bulletin of a photo (``sheet``: which one, from 1, of a photo of
-    several), or why it cannot be shown (French).
+    several; ``model``: the game's bulletin model, ``Config.bulletin``), or why it cannot be
+    shown (French).
 
     Kept in a small cache by path, modification time and sheet: the arbiter goes up and
     down the list and each bulletin is straightened once.
@@ -260,20 +290,20 @@ def bulletin_image(photo: str | None, sheet: int | None = None) -> BulletinImage
         return "bulletin saisi au clavier : pas de photo"
     path = Path(photo)
     try:
-        key = (str(path.resolve()), path.stat().st_mtime_ns, sheet)
+        key = (str(path.resolve()), path.stat().st_mtime_ns, sheet, model)
     except OSError:
         return f"photo introuvable sur ce poste : {photo}"
     cached = _IMAGES.get(key)
     if cached is not None:
         _IMAGES.move_to_end(key)
         return cached
-    _IMAGES[key] = result = _straighten(path, sheet)
+    _IMAGES[key] = result = _straighten(path, sheet, model)
     while len(_IMAGES) > IMAGE_CACHE:
         _IMAGES.popitem(last=False)
     return result
 
 
-def _straighten(path: Path, sheet: int | None = None) -> BulletinImage | str:
+def _straighten(path: Path, sheet: int | None = None, model: str = "fd1") -> BulletinImage | str:
     try:
         import cv2
 
@@ -292,8 +322,11 @@ def _straighten(path: Path, sheet: int | None = None) -> BulletinImage | str:
     small = cv2.resize(raw, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) \
         if scale < 1 else raw
     raw_rgb = cv2.cvtColor(small, cv2.COLOR_BGR2RGB)
+    layout = bulletin_layout(model)
+    if isinstance(layout, str):  # the model is gone: the photo as taken, and why
+        return BulletinImage(None, {}, "", raw_rgb, layout)
     try:
-        page = rectify(raw, sheet=sheet)
+        page = rectify(raw, layout=layout, sheet=sheet)
     except VisionError as exc:  # no page found: the photo as taken, and why
         return BulletinImage(None, {}, "", raw_rgb, str(exc))
     except Exception as exc:  # noqa: BLE001

@@ -56,6 +56,10 @@ class Config:
     event: dict | None = None
     #: a « partie originale »: the warning penalty starts at the 6th, as in blitz (rule 5.7)
     original: bool = False
+    #: the bulletin model the photos are read with (``vision`` layout: a name in
+    #: ``vision/layouts/`` or a file): the project's form, or the federation's printed one
+    #: measured by ``python -m vision calibrer``
+    bulletin: str = "fd1"
 
     @property
     def sixth_warning(self) -> bool:

@@ -61,6 +61,8 @@ def test_bad_option_and_missing_lexicon_in_french(env, capsys):
     assert "choix non valable" in capsys.readouterr().err
     assert main(["nouvelle", "--lexique", str(env / "absente.txt")]) == 2
     assert "erreur : liste de mots introuvable" in capsys.readouterr().err
+    assert main(["nouvelle", "--modele", "federation-absente"]) == 2  # before any game starts
+    assert "--modele : modèle de bulletin inutilisable" in capsys.readouterr().err
     assert main(["reprendre"]) == 2
     assert "aucune partie" in capsys.readouterr().err
 

@@ -708,3 +708,64 @@ def test_photo_table_read_among_the_players_still_without_a_result(tmp_path, lex
     assert asked and asked[0] == s.missing_tables(1) and 2 in asked[0]
     assert set(asked[0]) <= set(s.results.players)
     assert data["fields"]["table"]["value"] == 2
+
+
+def _other_model(folder):
+    """A bulletin model measured elsewhere (``python -m vision calibrer`` writes such files):
+    no markers, and its table and points boxes where the project's form has the other."""
+    import copy
+    import json
+
+    from vision.layout import Layout
+
+    data = copy.deepcopy(Layout.load().data)
+    data["name"] = "autre"
+    data["markers"]["items"] = []
+    fields = data["fields"]
+    for key in ("box", "label_box"):
+        fields["table"][key], fields["score"][key] = fields["score"][key], fields["table"][key]
+    path = folder / "autre.json"
+    path.write_text(json.dumps(data))
+    return Layout.load(path), path
+
+
+def test_a_game_on_another_bulletin_model_reads_its_photos_with_that_model(tmp_path, lexicon):
+    """A club playing on the federation's bulletins starts its game with their model
+    (``kiosk nouvelle --modele``, ``Config.bulletin``): each photo is read with it, and
+    the arbiter sees the bulletin straightened by it. Read with the project's form, the
+    table box holds the points. A model gone since the game began reads nothing: the
+    arbiter types the bulletin, told why."""
+    import numpy as np
+
+    from vision import stress
+    from vision.glyphs import TEST_STYLES
+    from vision.synth import write_bulletin
+
+    layout, path = _other_model(tmp_path)
+    machine, clock = start(tmp_path, lexicon, bulletin=str(path))
+    to_correction(machine, clock)
+    s = machine.session
+    top = s.coup.top
+    rng = np.random.default_rng(3)
+    paper, _ = write_bulletin(BulletinContent(2, top.word, str(top.ref), top.score), TEST_STYLES[0],
+                              rng, layout=layout)
+    shot = stress._table(paper, rng)  # on a wooden table, without markers
+    import cv2
+
+    jpeg = tmp_path / "table2.jpg"
+    cv2.imwrite(str(jpeg), shot.photo, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    data = read_photo(jpeg, s, 1)
+    got = {name: data["fields"][name]["value"] for name in ("table", "word", "ref", "score")}
+    assert got == {"table": 2, "word": top.word, "ref": str(top.ref), "score": top.score}, data["message"]
+    image = bulletin_image(str(jpeg), None, str(path))
+    assert image.method in ("contour", "motifs") and image.boxes["field:table"] == layout.field_box("table")
+
+    (tmp_path / "fd1").mkdir()
+    plain, plain_clock = start(tmp_path / "fd1", lexicon)
+    to_correction(plain, plain_clock)
+    assert read_photo(jpeg, plain.session, 1)["fields"]["table"]["value"] != 2
+
+    path.unlink()
+    gone = read_photo(jpeg, s, 1)
+    assert gone["status"] == "illisible" and "modèle de bulletin" in gone["message"]
+    assert "saisie à la main" in gone["message"]
