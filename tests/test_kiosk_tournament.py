@@ -158,6 +158,10 @@ def test_a_table_belongs_to_one_room_even_when_two_rooms_register_at_once(env, p
     assert main(["nouvelle", "--base", pg_url, "--tournoi", t, "--salle", "Est", "--graine", "4",
                  "--joueurs", str(env / "e.csv")]) == 2
     assert "ceux du tournoi" in capsys.readouterr().err
+    assert main(["nouvelle", "--base", pg_url, "--tournoi", t, "--salle", "Est", "--modele",
+                 "absent", "--joueurs", str(env / "e.csv")]) == 2  # refused before the room exists
+    assert "modèle de bulletin inutilisable" in capsys.readouterr().err
+    assert len(tour.rooms(pg_url, t)) == 1
     assert main(["tournoi", "--creer", t, "--base", pg_url, "--graine", "5"]) == 2
     assert "existe déjà" in capsys.readouterr().err
     assert main(["classement", "--base", pg_url, "--tournoi", "inconnu"]) == 2
