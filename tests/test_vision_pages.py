@@ -177,3 +177,21 @@ def test_too_many_bulletins_on_one_photo_are_refused():
     with pytest.raises(VisionError) as err:
         find_pages(sixteen)
     assert err.value.status == PLUSIEURS and "plus de 8 bulletins" in str(err.value)
+
+
+@pytest.mark.parametrize("n,seed", [(2, 0), (3, 1), (4, 2)])
+def test_bulletins_without_markers_side_by_side_are_found_by_their_printed_matter(n, seed):
+    """The federation's bulletins (no markers) photographed together: no outline is one
+    page, the printed matter shows each; every sheet is found once, in reading order, and
+    read on its own."""
+    from vision.stress import markerless_layout
+
+    layout = markerless_layout()
+    photo, truths = render_table(CONTENTS[:n], seed=seed, jpeg=False, layout=layout)
+    found = find_pages(photo, layout)
+    assert len(found) == n and all(isinstance(p, Page) and p.method == "motifs" for p in found)
+    for page, truth in zip(found, truths, strict=True):  # corners within 1.5 % of the photo
+        assert np.abs(page.corners - np.array(truth.corners)).max() < 0.015 * max(photo.shape)
+    readings = read_all(photo, MOVES, layout=layout)
+    assert [r.bulletin()["table"] for r in readings] == [c.table for c in CONTENTS[:n]]
+    assert [r.bulletin()["word"] for r in readings] == [c.word for c in CONTENTS[:n]]

@@ -515,15 +515,18 @@ def _template_features(layout: Layout) -> tuple:
     return _TEMPLATE_FEATURES[key]
 
 
-def from_features(img: np.ndarray, gray: np.ndarray, layout: Layout) -> tuple | None:
+def from_features(
+    img: np.ndarray, gray: np.ndarray, layout: Layout, memo: dict | None = None,
+) -> tuple | None:
     """The page located by its printed matter: keypoints of the photo matched to the blank
     layout's, one homography agreed by at least ``FEATURE_INLIERS`` of them, the page's
     corners a plausible sheet; the photo's keypoints sought at each of ``FEATURE_SIDES``
     until the page clearly looks like the layout. (similarity, rectified page, homography,
-    corners) or None."""
+    corners) or None. ``memo``: the sheets found at each size, kept for the same photo."""
     best = None
     for side in FEATURE_SIDES:
-        got = _features_at(img, gray, layout, side)
+        whole = [s for s in _printed_sheets(img, gray, layout, side, memo) if isinstance(s, tuple)]
+        got = max(whole, key=lambda s: s[0]) if whole else None
         if got is not None and (best is None or got[0] > best[0]):
             best = got
         if best is not None and best[0] >= FEATURE_TRY or side >= max(gray.shape):
@@ -531,48 +534,83 @@ def from_features(img: np.ndarray, gray: np.ndarray, layout: Layout) -> tuple | 
     return best
 
 
-def _features_at(img: np.ndarray, gray: np.ndarray, layout: Layout, side: int) -> tuple | None:
+def _printed_sheets(img: np.ndarray, gray: np.ndarray, layout: Layout, side: int,
+                    memo: dict | None) -> list[tuple | VisionError]:
+    """:func:`sheets_by_features` once per size for one photo (``memo``: the caller's)."""
+    if memo is None:
+        return sheets_by_features(img, gray, layout, side)
+    if side not in memo:
+        memo[side] = sheets_by_features(img, gray, layout, side)
+    return memo[side]
+
+
+def sheets_by_features(
+    img: np.ndarray, gray: np.ndarray, layout: Layout, side: int = FEATURE_SIDES[0],
+    limit: int = MAX_SHEETS,
+) -> list[tuple | VisionError]:
+    """Every sheet of the form the photo's printed matter shows (keypoints at ``side`` px):
+    one homography after the other, each agreed by ``FEATURE_INLIERS`` matches at least, the
+    matches on a sheet found set aside before the next. A plausible sheet reaching beyond
+    the photo's edge is a ``VisionError(COUPE)``; the others (similarity, rectified page,
+    homography, corners), in the order found (most matches first)."""
     tmpl_kp, tmpl_desc = _template_features(layout)
     if tmpl_desc is None:
-        return None
+        return []
     scale = min(1.0, side / max(gray.shape))
     small = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else gray
     kp, desc = _sift().detectAndCompute(small, None)
     if desc is None or len(kp) < FEATURE_INLIERS:
-        return None
+        return []
     pairs = cv2.BFMatcher(cv2.NORM_L2).knnMatch(desc, tmpl_desc, k=2)
     good = [p[0] for p in pairs if len(p) == 2 and p[0].distance < FEATURE_RATIO * p[1].distance]
     if len(good) < FEATURE_INLIERS:
-        return None
+        return []
     src = np.float32([kp[m.queryIdx].pt for m in good]) / scale
     dst = np.float32([tmpl_kp[m.trainIdx].pt for m in good])
-    hom, agree = cv2.findHomography(src, dst, cv2.RANSAC, FEATURE_REPROJECT)
-    if hom is None or int(agree.sum()) < FEATURE_INLIERS or abs(np.linalg.det(hom)) < 1e-12:
-        return None
     w, h = canonical_size(layout)
     page = np.float32([[0, 0], [w, 0], [w, h], [0, h]]).reshape(-1, 1, 2)
-    corners = cv2.perspectiveTransform(page, np.linalg.inv(hom)).reshape(4, 2)
-    if not _plausible(corners, layout, float(gray.size)) or _outside(corners, gray.shape):
-        return None  # a sheet cut at the photo's edge is said cut, not half read
-    warped = cv2.warpPerspective(img, hom, (w, h), borderValue=(255, 255, 255))
-    sim = layout_similarity(cv2.cvtColor(warped, cv2.COLOR_BGR2GRAY) if warped.ndim == 3 else warped, layout)
-    return sim, warped, hom, corners
+    left = np.ones(len(good), bool)
+    out: list[tuple | VisionError] = []
+    while len(out) < limit and left.sum() >= FEATURE_INLIERS:
+        idx = np.flatnonzero(left)
+        hom, agree = cv2.findHomography(src[idx], dst[idx], cv2.RANSAC, FEATURE_REPROJECT)
+        if hom is None or int(agree.sum()) < FEATURE_INLIERS or abs(np.linalg.det(hom)) < 1e-12:
+            break
+        left[idx[agree.ravel() > 0]] = False  # these matches are spent, whatever they found
+        corners = cv2.perspectiveTransform(page, np.linalg.inv(hom)).reshape(4, 2)
+        if not _plausible(corners, layout, float(gray.size)):
+            continue
+        outline = corners.reshape(-1, 1, 2)
+        left &= np.array([cv2.pointPolygonTest(outline, (float(x), float(y)), False) < 0
+                          for x, y in src])  # the sheet's other matches: not another sheet
+        if _outside(corners, gray.shape):  # a sheet cut at the photo's edge is said cut
+            out.append(VisionError(COUPE, "un bulletin dépasse du bord de la photo"))
+            continue
+        warped = cv2.warpPerspective(img, hom, (w, h), borderValue=(255, 255, 255))
+        sim = layout_similarity(cv2.cvtColor(warped, cv2.COLOR_BGR2GRAY) if warped.ndim == 3 else warped,
+                                layout)
+        if sim >= 0.15:  # else not the form: another printed sheet's keypoints
+            out.append((sim, warped, hom, corners))
+    return out
 
 
-def from_contour(img: np.ndarray, gray: np.ndarray, layout: Layout) -> Page | None:
+def from_contour(img: np.ndarray, gray: np.ndarray, layout: Layout, memo: dict | None = None) -> Page | None:
     """The candidate quadrilateral whose rectification looks most like the blank layout;
     where none clearly does (under ``FEATURE_TRY``), the page found by its printed matter
     if it looks more like it (:func:`from_features`)."""
     best = None
     method = "contour"
-    for quad in quadrilaterals(gray):
+    quads = quadrilaterals(gray)
+    if memo is not None:
+        memo["outlines"] = quads
+    for quad in quads:
         got = _contour_page(img, quad, layout)
         if got is not None and (best is None or got[0] > best[0]):
             best = got
         if best is not None and best[0] >= 0.7:  # clearly the page: stop looking
             break
     if best is None or best[0] < FEATURE_TRY:
-        printed = from_features(img, gray, layout)
+        printed = from_features(img, gray, layout, memo)
         if printed is not None and (best is None or printed[0] > best[0]):
             best, method = printed, "motifs"
     if best is None:
@@ -593,16 +631,72 @@ def find_pages(img: np.ndarray, layout: Layout | None = None) -> list[Page | Vis
     ``VisionError(COUPE)`` in its place, so the arbiter knows one is missing. Sheets laid
     over each other (beyond a margin) cannot be split: ``VisionError(PLUSIEURS)`` is raised,
     unless one lies mostly under the other, its missing markers hidden by it (a stack
-    photographed on its top bulletin): that one is left out. Without markers, one page at
-    most is found by its outline. ``[]``: no bulletin seen."""
+    photographed on its top bulletin): that one is left out. Without markers, a page found
+    by its outline; where there is none, where it was found by its printed matter, or where
+    another outline as large lies beside it, every sheet the printed matter shows
+    (:func:`sheets_by_features`), when there are two or more. ``[]``: no bulletin seen."""
     layout = layout or Layout.load()
     gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY) if img.ndim == 3 else img
     sheets = from_markers(img, gray, layout) if layout.markers else []
     if any(isinstance(s, Page) for s in sheets):
         return sheets
-    page = from_contour(img, gray, layout)
+    memo: dict = {}  # the printed matter's sheets at each size, sought once for this photo
+    page = from_contour(img, gray, layout, memo)
+    if page is None or page.method == "motifs" or _another_outline(gray, page, memo.get("outlines")):
+        several = _pages_by_features(img, gray, layout, memo)
+        if sum(isinstance(p, Page) for p in several) >= 2:
+            return several
     # no sheet with two markers: the page's outline, else the cut sheets (if any) are said
     return [page] if page is not None else sheets
+
+
+#: an outline beside the page found (overlapping it less than this share), at least this
+#: share of its size, may be another bulletin (the federation's, photographed together) …
+BESIDE = (0.2, 0.5)
+#: … as may an outline round the page this many times its size (sheets touching: one blob)
+AROUND = 1.6
+#: … and a sheet narrower than this (pixels, at the size its keypoints were sought) is
+#: small: its neighbours are sought at the next size (3 bulletins side by side in one photo
+#: at 800 px: 235 px each, one of them missed)
+SMALL_SHEET = 320
+
+
+def _another_outline(gray: np.ndarray, page: Page, outlines: list[np.ndarray] | None = None) -> bool:
+    """Whether an outline as large as the page's lies beside it, or one much larger round
+    it (other sheets, apart or touching it?). ``outlines``: the photo's, already sought."""
+    own = page.corners.astype(np.float32)
+    area = cv2.contourArea(own)
+    for q in quadrilaterals(gray) if outlines is None else outlines:
+        shared, size = _overlap(q, own), cv2.contourArea(q.astype(np.float32))
+        if (shared < BESIDE[0] and size >= BESIDE[1] * area) or size >= AROUND * area:
+            return True
+    return False
+
+
+def _pages_by_features(img: np.ndarray, gray: np.ndarray, layout: Layout,
+                       memo: dict | None = None) -> list[Page | VisionError]:
+    """The sheets the printed matter shows, each found once (a sheet mostly over another,
+    found after it, is the same sheet or one beneath it: left out), in reading order, those
+    cut at the edge after. Keypoints at ``FEATURE_SIDES[0]``, and at the next size where
+    none was found or one was small at that size (under ``SMALL_SHEET`` pixels wide: its
+    neighbours' labels may be too small to match)."""
+    found: list[tuple | VisionError] = []
+    for side in FEATURE_SIDES:
+        found = _printed_sheets(img, gray, layout, side, memo)
+        scale = min(1.0, side / max(gray.shape))
+        widths = [scale * float(np.ptp(s[3][:, 0])) for s in found if isinstance(s, tuple)]
+        if (widths and min(widths) >= SMALL_SHEET) or side >= max(gray.shape):
+            break
+    kept: list[tuple] = []
+    for sheet in (s for s in found if isinstance(s, tuple)):
+        if all(_overlap(sheet[3], other[3]) < BENEATH for other in kept):
+            kept.append(sheet)
+    centres = [k[3].mean(0) for k in kept]
+    heights = [float(np.ptp(k[3][:, 1])) for k in kept]
+    pages: list[Page | VisionError] = [
+        Page(kept[i][1], kept[i][2], "motifs", 0, kept[i][3]) for i in reading_order(centres, heights)
+    ]
+    return pages + [s for s in found if isinstance(s, VisionError)]
 
 
 def find_page(img: np.ndarray, layout: Layout | None = None) -> Page:
