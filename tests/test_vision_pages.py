@@ -195,3 +195,16 @@ def test_bulletins_without_markers_side_by_side_are_found_by_their_printed_matte
     readings = read_all(photo, MOVES, layout=layout)
     assert [r.bulletin()["table"] for r in readings] == [c.table for c in CONTENTS[:n]]
     assert [r.bulletin()["word"] for r in readings] == [c.word for c in CONTENTS[:n]]
+
+
+def test_bulletins_without_markers_laid_over_each_other_are_refused_in_french():
+    """Two of the federation's bulletins overlapping by 45 mm: which one was meant? Refused,
+    as with markers, the arbiter asked to lay them side by side."""
+    from vision.stress import markerless_layout
+
+    layout = markerless_layout()
+    photo, _ = render_table(CONTENTS[:2], seed=8, jpeg=False, layout=layout,
+                            table=TableLayout(max_turn_deg=1, gap_mm=(0, 0), overlap_mm=45))
+    with pytest.raises(VisionError) as err:
+        find_pages(photo, layout)
+    assert err.value.status == PLUSIEURS and "chevauchent" in str(err.value)

@@ -675,11 +675,11 @@ def _another_outline(gray: np.ndarray, page: Page, outlines: list[np.ndarray] | 
 
 def _pages_by_features(img: np.ndarray, gray: np.ndarray, layout: Layout,
                        memo: dict | None = None) -> list[Page | VisionError]:
-    """The sheets the printed matter shows, each found once (a sheet mostly over another,
-    found after it, is the same sheet or one beneath it: left out), in reading order, those
-    cut at the edge after. Keypoints at ``FEATURE_SIDES[0]``, and at the next size where
-    none was found or one was small at that size (under ``SMALL_SHEET`` pixels wide: its
-    neighbours' labels may be too small to match)."""
+    """The sheets the printed matter shows, each found once (a sheet mostly under another,
+    found after it, is one beneath it: left out; sheets partly over each other are refused,
+    ``VisionError(PLUSIEURS)``), in reading order, those cut at the edge after. Keypoints at
+    ``FEATURE_SIDES[0]``, and at the next size where none was found or one was small at that
+    size (under ``SMALL_SHEET`` pixels wide: its neighbours' labels may be too small)."""
     found: list[tuple | VisionError] = []
     for side in FEATURE_SIDES:
         found = _printed_sheets(img, gray, layout, side, memo)
@@ -689,7 +689,11 @@ def _pages_by_features(img: np.ndarray, gray: np.ndarray, layout: Layout,
             break
     kept: list[tuple] = []
     for sheet in (s for s in found if isinstance(s, tuple)):
-        if all(_overlap(sheet[3], other[3]) < BENEATH for other in kept):
+        shared = max((_overlap(sheet[3], other[3]) for other in kept), default=0.0)
+        if shared > OVERLAP and shared <= BENEATH:  # laid over each other: which one was meant?
+            raise VisionError(PLUSIEURS, "ils se chevauchent : posez-les côte à côte sans "
+                                         "se recouvrir, ou un seul par photo")
+        if shared <= BENEATH:
             kept.append(sheet)
     centres = [k[3].mean(0) for k in kept]
     heights = [float(np.ptp(k[3][:, 1])) for k in kept]
