@@ -493,6 +493,11 @@ def read_ref(readings: Sequence[CharReading]) -> tuple[str, float]:
     return best, valid * best_lik / (valid * total + other)
 
 
+def is_reference(ref: object) -> bool:
+    """Whether ``ref`` is a reference at all (H8, 8H), right or wrong."""
+    return _parses(ref)
+
+
 def _parses(ref: object) -> bool:
     try:
         Ref.parse(ref)  # type: ignore[arg-type]

@@ -24,6 +24,7 @@ from .decode import (
     FieldValue,
     decode,
     group_readings,
+    is_reference,
     one_character_short,
     sens_of,
 )
@@ -616,6 +617,12 @@ def _flags(d: Decoded, threshold: float, table_threshold: float | None = None) -
         # no legal move explains the reading: nor can the raccord be checked against the grid
         # (one may have been missed as well as misread)
         flagged.extend(n for n in ("word", "jokers", "raccord", "coup_illegal") if n not in flagged)
+    if not d.raccord and "raccord" not in flagged and d.ref.value is not None \
+            and not is_reference(d.ref.value):
+        # what was read in the reference box is no reference (a trace read « 1 »): the word
+        # is placed nowhere, and raccord letters too pale to be seen may be where the player
+        # placed it (RAZ under strong perspective, its raccord E lost, the box's trace read 1)
+        flagged.append("raccord")
     if d.ref.value is None and "raccord" in flagged and "ref" not in flagged:
         # the word placed by a raccord in doubt (a stray mark read as one): a reference too
         # pale to be seen may be what the player wrote
