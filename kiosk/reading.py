@@ -135,38 +135,25 @@ def bulletin_layout(name: str):
         return f"modèle de bulletin « {name} » inutilisable ({exc}) : saisie à la main"
 
 
-def _unusable(session: Session) -> str | None:
-    """Why the photos of this game cannot be read (French), or None."""
-    reader = _reader()
-    if isinstance(reader, str):
-        return reader
-    layout = _layout(session)
-    return layout if isinstance(layout, str) else None
-
-
 def _layout(session: Session):
-    name = session.config.bulletin if session.config is not None else "fd1"
-    return bulletin_layout(name)
+    """The game's bulletin model (``Config.bulletin``), or why it cannot be used (French)."""
+    return bulletin_layout(session.config.bulletin if session.config is not None else "fd1")
 
 
-def _context(session: Session, coup: int) -> dict:
+def _context(session: Session, coup: int, layout) -> dict:
     """What a bulletin of ``coup`` is read against: its legal moves, its board, the tables
-    that may still hand in a bulletin for it (registered, no result yet)."""
+    that may still hand in a bulletin for it (registered, no result yet), the game's model."""
     moves, _ = session.moves(coup)
     return {"candidates": moves, "board": session.game.board_before(coup),
             "tables": session.missing_tables(coup) if session.results.players else None,
-            "coup": coup, "layout": _layout(session)}
+            "coup": coup, "layout": layout}
 
 
-def _read(photo: str, session: Session, coup: int) -> list:
-    return _reader()(photo, **_context(session, coup))
-
-
-def _read_again(reading, session: Session, coup: int):
+def _read_again(reading, session: Session, coup: int, layout):
     """The same bulletin (its page already found) read against the moves of ``coup``."""
     from vision.reader import read_page
 
-    return read_page(reading.page, photo=reading.photo, **_context(session, coup))
+    return read_page(reading.page, photo=reading.photo, **_context(session, coup, layout))
 
 
 def _fields(reading) -> dict:
@@ -205,16 +192,17 @@ def read_photos(path: str | Path, session: Session, coup: int, previous: bool = 
     path = Path(path)
     named = photo_fields(path)
     photo = str(path)
-    why = _unusable(session)
-    if why:  # no reader installed, or no usable model: the arbiter types the fields
-        data = _unavailable(photo, why)
+    reader = _reader()
+    layout = _layout(session) if not isinstance(reader, str) else reader
+    if isinstance(layout, str):  # no reader installed, or no usable model: typed by hand
+        data = _unavailable(photo, layout)
         data.update(named, coup=coup)
         if pages is not None:
             pages.append(None)
         return [data]
     out = []
-    for reading in _read(photo, session, coup):
-        data = _lecture(reading, session, coup, named, previous)
+    for reading in reader(photo, **_context(session, coup, layout)):
+        data = _lecture(reading, session, coup, named, previous, layout)
         if reading.sheets > 1:
             data.update(feuille=reading.sheet, feuilles=reading.sheets)
         if pages is not None:
@@ -228,7 +216,7 @@ def read_photo(path: str | Path, session: Session, coup: int, previous: bool = T
     return read_photos(path, session, coup, previous)[0]
 
 
-def _lecture(reading, session: Session, coup: int, named: dict, previous: bool) -> dict:
+def _lecture(reading, session: Session, coup: int, named: dict, previous: bool, layout) -> dict:
     values = reading.bulletin()
     data = {"coup": coup, **named, "status": reading.status, "message": reading.message,
             "fields": _fields(reading), "flagged": list(reading.flagged),
@@ -241,7 +229,7 @@ def _lecture(reading, session: Session, coup: int, named: dict, previous: bool) 
             and reading.page is not None:
         best = None
         for other in neighbours(session, coup):
-            there = _read_again(reading, session, other)
+            there = _read_again(reading, session, other, layout)
             # it fits that coup, and better than this one (a move there, read without doubt)
             if there.legal and (not reading.legal or not there.flagged) and (
                     best is None or (best[1].flagged and not there.flagged)):

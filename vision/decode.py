@@ -480,7 +480,7 @@ def read_ref(readings: Sequence[CharReading]) -> tuple[str, float]:
                    key=lambda t: t[1])
         return best[0], min(best[1], EXTRA_CELL)
     if n not in (2, 3):
-        return text, _text_confidence(readings) if _parses(text) else 0.0
+        return text, _text_confidence(readings) if is_reference(text) else 0.0
     best, best_lik, total = text, -1.0, 0.0
     liks = _ref_likelihoods(readings)
     for ref, lik in liks:
@@ -495,10 +495,6 @@ def read_ref(readings: Sequence[CharReading]) -> tuple[str, float]:
 
 def is_reference(ref: object) -> bool:
     """Whether ``ref`` is a reference at all (H8, 8H), right or wrong."""
-    return _parses(ref)
-
-
-def _parses(ref: object) -> bool:
     try:
         Ref.parse(ref)  # type: ignore[arg-type]
     except BadReference:
@@ -525,7 +521,7 @@ def decode_free(r: Readings) -> Decoded:
     raccord = "".join(x.best for _, _, x in sorted(r.raccord, key=lambda t: (t[1], t[0]))) or None
     ref = _ref_value(ref_text)
     ref_conf = ref_ink
-    if ref_text and not _parses(ref):
+    if ref_text and not is_reference(ref):
         ref_conf = 0.0
     return Decoded(
         table=FieldValue(_number(table_text), _text_confidence(r.table)),
@@ -654,7 +650,7 @@ def decode(
         if has_ref
         else FieldValue(None, 1.0)
     )
-    if has_ref and not _parses(ref_field.value):  # not even a reference: always for the arbiter
+    if has_ref and not is_reference(ref_field.value):  # not even a reference: always for the arbiter
         ref_field.confidence = 0.0
     score_field = (
         _written_field(r.score, free_score, free.score.confidence,

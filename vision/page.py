@@ -447,8 +447,13 @@ def _blank_form(layout: Layout) -> np.ndarray:
     return render_page(layout, CANON_PX_PER_MM)
 
 
+def _form_key(layout: Layout) -> str:
+    """What the blank form depends on: the layout, and the photo of it a calibrated one has."""
+    return json.dumps(layout.data, sort_keys=True) + str(layout.blank_image)
+
+
 def _blank_edges(layout: Layout) -> np.ndarray:
-    key = json.dumps(layout.data, sort_keys=True) + str(layout.blank_image)
+    key = _form_key(layout)
     if key not in _BLANK_EDGES:
         _BLANK_EDGES[key] = _edge_signature(_blank_form(layout))
     return _BLANK_EDGES[key]
@@ -509,7 +514,7 @@ def _sift() -> cv2.SIFT:
 
 def _template_features(layout: Layout) -> tuple:
     """The blank form's keypoints and descriptors, at canonical scale (computed once)."""
-    key = json.dumps(layout.data, sort_keys=True) + str(layout.blank_image)
+    key = _form_key(layout)
     if key not in _TEMPLATE_FEATURES:
         _TEMPLATE_FEATURES[key] = _sift().detectAndCompute(_blank_form(layout), None)
     return _TEMPLATE_FEATURES[key]

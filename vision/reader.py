@@ -59,10 +59,10 @@ FLAG_THRESHOLD = 0.95
 TABLE_EXTRA = 0.02
 #: pages found without markers (by their outline or their printed matter) are rectified less
 #: precisely than the crops the classifier was calibrated on: their fields need a higher
-#: confidence to pass unflagged. The
-#: table too, but not on top of ``TABLE_EXTRA`` (the network's own doubts, below 0.97, which
-#: this covers): both together asked 1.0, more than any table reads (0.982 at most), and every
-#: table of a federation bulletin (no markers) went to the arbiter. Of 800 bulletins without
+#: confidence to pass unflagged. The table too, but not on top of ``TABLE_EXTRA`` (the
+#: network's own doubts, below 0.97, which this covers): both together asked 1.0, more than
+#: any table reads (0.982 at most), and every table of a federation bulletin (no markers)
+#: went to the arbiter. Of 800 bulletins without
 #: markers (stress seeds 300 to 309), 716 pages found by their outline: the 26 tables read
 #: wrong were all capped at 0.5 or under (a rival table, a lost digit), 431 read right at 0.98
 #: or more
