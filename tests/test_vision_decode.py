@@ -458,6 +458,30 @@ def test_a_struck_letter_is_confirmed_only_by_a_score_read_surely():
     assert not plain.struck and _struck_unconfirmed(plain, ["score"]) == []
 
 
+def test_a_raccord_letter_read_as_struck_sends_the_raccord_to_the_arbiter():
+    """BADE placed by the raccord AET written above it in DELPHINE's hand (stress seed 300):
+    the E's bar reaching out of its curves read as a struck letter, left out of the raccord:
+    AT, sure. A raccord letter struck and one misread as struck look alike, and the game
+    does not check a raccord letter dropped: the raccord goes to the arbiter. A struck cell
+    far from the word, or none, leaves it alone."""
+    import numpy as np
+
+    from vision.fields import Fields
+    from vision.reader import _doubtful_fields
+
+    empty = Fields({}, {}, np.zeros((1, 1), np.float32), 200.0, 100.0)
+    above = [cell("grid:0:2", 2, "A", 0.99, row=0), cell("grid:0:3", 3, "T", 0.99, row=0)]
+    struck = cell("grid:0:5", 5, "#", 0.99, row=0)
+    groups = group_readings(word_cells("BADE") + above + [struck])
+    assert [r.best for _, _, r in groups.raccord] == ["A", "T"] and groups.struck_raccord
+    assert "raccord" in _doubtful_fields(empty, groups, 1)
+    assert not groups.struck_unsure and not groups.struck  # the word itself is whole
+    plain = group_readings(word_cells("BADE") + above)
+    assert not plain.struck_raccord and "raccord" not in _doubtful_fields(empty, plain, 1)
+    far = group_readings(word_cells("BADE") + above + [cell("grid:0:12", 12, "#", 0.99, row=0)])
+    assert not far.struck_raccord
+
+
 def test_a_score_in_doubt_that_is_not_the_moves_sends_the_word_to_the_arbiter():
     """LOFS in dark, curled pencil, its S lost with the score's 9: LOF, legal at the same
     place, read surely beside a score read 1. A score in doubt that is not the retained
@@ -483,6 +507,15 @@ def test_a_score_in_doubt_that_is_not_the_moves_sends_the_word_to_the_arbiter():
     # doubt: the move's own score, but no sure reference places the word
     assert _score_disowns_move(own, ["score", "ref"]) == ["word", "jokers"]
     assert _score_disowns_move(own, ["ref"]) == []  # the score sure and the move's
+    # PENILS in 2H pencil, its S lost (PENIL, 11 at M8) and its 21 read 71, the 7 at 0.5:
+    # the score shows the move's 11, proposed in doubt; its ink did not vouch for the move
+    pen = [Candidate("M8", "PENILS", 21), Candidate("M8", "PENIL", 11)]
+    proposed = decode(group_readings(word_cells("PENIL", start=8, overrides=sure) + comb("ref", "M8")
+                                     + comb("score", "71", {0: {"p": 0.45, "second": "1", "p2": 0.3}})),
+                      pen)
+    assert (proposed.word.value, proposed.score.value, proposed.score_ink) == ("PENIL", 11, 71)
+    assert "score" in _flags(proposed, 0.95)
+    assert _score_disowns_move(proposed, ["score"]) == ["word", "jokers"]
 
 
 def test_a_score_flagged_for_a_hidden_1_beside_a_reference_in_doubt_sends_the_word_too():

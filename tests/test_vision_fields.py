@@ -791,6 +791,34 @@ def test_a_glyph_joined_to_the_thickened_edge_by_its_ink_reaches_it_even_cut_fur
     assert edge is not None and not edge.reaches
 
 
+def test_a_thin_bar_lying_along_the_top_edge_is_reached_by_the_number_glyph_under_it():
+    """176 in pencil (stress seed 300, `crayon_sur_le_bord`): the 7's bar lay on the box's top
+    edge, one pencil row above the rule's own top over a fifth of a cell, and went with it;
+    the upright alone read 1, 116 at 0.975. For a number's glyph a row more along the rule's
+    top over that run is an edge it reaches (the reader gives the 1 its share of 7), never
+    ink given back as a stroke across it. Not for the grid's letters; not a rule as printed,
+    nor one row more that does not rise above it (a glyph's top touching from below)."""
+    from vision.fields import _thick_edge_above
+
+    edge_row = (25, 175)
+    mask = np.zeros((80, 200), np.uint8)
+    mask[13:19, 25:175] = 1  # the printed top edge, 6 px
+    mask[12, 88:100] = 1  # the bar's pencil row left above it, 12 px
+    for y in range(19, 60):  # the slanted upright, its top joined to the edge
+        mask[y, 96 - (y - 19) // 4 : 98 - (y - 19) // 4] = 1
+    ys, xs = np.nonzero(mask[19:60])
+    ys = ys + 19
+    edge = _thick_edge_above(mask, (74, 15, 124), xs, ys, 50.0, edge_row, 2, bar=True)
+    assert edge is not None and edge.reaches and not edge.across
+    assert _thick_edge_above(mask, (74, 15, 124), xs, ys, 50.0, edge_row, 2) is None
+    plain = mask.copy()
+    plain[12] = 0
+    assert _thick_edge_above(plain, (74, 15, 124), xs, ys, 50.0, edge_row, 2, bar=True) is None
+    below = plain.copy()
+    below[19, 86:100] = 1  # one row more under the rule: a glyph's top touching it
+    assert _thick_edge_above(below, (74, 15, 124), xs, ys, 50.0, edge_row, 2, bar=True) is None
+
+
 def test_a_stroke_lying_on_the_bottom_edge_under_a_glyph_reaching_it_is_given_back():
     """143 written low in light violet (stress seed 178, `violet_sur_le_bord`): the 4's bar
     lay on the box's bottom edge and went with it when it was erased; its two strokes alone

@@ -149,6 +149,10 @@ class Decoded:
     #: the raccord letters as ink and grid together read them (``likeliest_raccord``): what
     #: the arbiter is first shown when the raccord is in doubt
     raccord_likeliest: str | None = None
+    #: the score as its ink alone reads it: ``score`` shows the move's value where the ink
+    #: hesitates and that value fits it better (flagged), and then only this tells whether
+    #: the written score vouched for the move
+    score_ink: object = None
 
 
 #: a struck letter read at least this surely is struck: the word without it is not for the
@@ -184,6 +188,11 @@ class Readings:
     #: a cell of the word row was read as a struck letter, however surely: only a score read
     #: surely, the retained move's, confirms that the word is the shorter one
     struck: bool = False
+    #: a cell just above or below the word, within a box of its ends, was read as a struck
+    #: letter and left out of the raccord: a raccord letter struck and one misread as struck
+    #: look alike (DELPHINE's E, its bar reaching out of the curves: AET read AT, sure), and
+    #: nothing of the game checks a raccord letter dropped
+    struck_raccord: bool = False
 
     @property
     def blank(self) -> bool:
@@ -228,8 +237,11 @@ def group_readings(readings: Iterable[CharReading], word_row_default: int = 1) -
             index = -(cols[0] - r.col) if cols else 0
         raccord.append((r.row - word_row, index, r))
     struck = any(r.crossed for r in row)
+    struck_raccord = bool(cols) and any(
+        r.crossed and abs(r.row - word_row) == 1 and cols[0] - 1 <= r.col <= cols[-1] + 1 for r in grid
+    )
     return Readings(word, raccord, combs["ref"], combs["score"], combs["table"], struck_unsure, lost,
-                    struck)
+                    struck, struck_raccord)
 
 
 #: an empty run of boxes this long at most, between letters of the word, is a letter lost
@@ -532,6 +544,7 @@ def decode_free(r: Readings) -> Decoded:
         score=FieldValue(_number(score_text), _text_confidence(r.score) if score_text else 1.0),
         raccord=raccord,
         sens=sens_of(ref),
+        score_ink=_number(score_text),
         legal=False,
         move=None,
         constrained=False,
@@ -713,6 +726,7 @@ def decode(
         raccord_confidence=raccord_confidence(r.raccord, bmove, board, not has_ref),
         raccord_likeliest=(likeliest_raccord(r.raccord, bmove, board)
                            if r.raccord and bmove is not None and board is not None else None),
+        score_ink=free_score if has_score else None,
     )
 
 

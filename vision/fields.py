@@ -334,9 +334,15 @@ def _runs_through_rule(strip: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
     return c, up, down
 
 
+def _long_run(columns: np.ndarray, run: int) -> bool:
+    """Whether ``columns`` holds ``run`` true values in a row."""
+    counts = np.convolve(columns.astype(np.float32), np.ones(run), "valid")
+    return bool(counts.size and counts.max() >= run)
+
+
 def _thick_edge_above(
     mask: np.ndarray, top: tuple[int, int, int], xs: np.ndarray, ys: np.ndarray, cell: float,
-    row: tuple[int, int] | None = None, below: int = 1,
+    row: tuple[int, int] | None = None, below: int = 1, bar: bool = False,
 ) -> EdgeInk | None:
     """Where the glyph nears its box's top edge and the printed edge is thicker than
     along the rest of its row of boxes (``row``: their extent; the cell's own edge without
@@ -348,7 +354,9 @@ def _thick_edge_above(
     (two for a loop drawn on the rule, whose erasing took the rule's width with it), or the
     edge is not so thickened. ``across``: along as long a run, the ink also rises above the
     edge's usual top, a stroke drawn across the rule (a glyph's top merely touching the edge
-    from below thickens it downwards only)."""
+    from below thickens it downwards only). ``bar`` (a number's glyph): where nothing is so
+    thickened, a row more along the rule's top over as long a run, a thin bar lying on it,
+    is found too, as an edge the glyph reaches and no stroke across it."""
     found = _edge_strip(mask, top, ys, cell, row, below)
     if found is None:
         return None
@@ -367,12 +375,18 @@ def _thick_edge_above(
     run = int(0.15 * cell)
     if above.size < run or run < 1:
         return None
+    high = up[lo:hi] >= float(np.median(up[strip[c]])) + 1
     thicker = above >= usual + 2
-    excess = np.convolve(thicker.astype(np.float32), np.ones(run), "valid")
-    if not (excess.size and excess.max() >= run):
+    thin = bar and not _long_run(thicker, run)
+    if thin:
+        # a pencil's thin bar lying along the rule's top adds a single row to it (176 in
+        # pencil, the 7's bar on the edge: its stem alone read 1, 116 at 0.975): enough to
+        # say the glyph reaches the edge, too little to give back as a stroke across it
+        thicker = (above >= usual + 1) & high
+    if not _long_run(thicker, run):
         return None
-    rises = thicker & (up[lo:hi] >= float(np.median(up[strip[c]])) + 1)
-    across = np.convolve(rises.astype(np.float32), np.ones(run), "valid").max() >= run
+    rises = thicker & high
+    across = not thin and _long_run(rises, run)
     ey, ex = [], []
     for j in np.flatnonzero(thicker) + lo:  # each thickened column's run through the rule
         rows_ = np.arange(c - up[j] + 1, c + down[j])
@@ -1274,7 +1288,8 @@ def _glyphs(
         # before the cell the comb gives it
         span = (min(bx0, int(xs_.min())), by0, max(bx1, int(xs_.max()) + 1))
         number = field != "grid"
-        edge = _thick_edge_above(raw, span, xs_, ys_, cell, rows.get(rc[0]), EDGE_ERASED if number else 1)
+        edge = _thick_edge_above(raw, span, xs_, ys_, cell, rows.get(rc[0]), EDGE_ERASED if number else 1,
+                                 bar=number)
         # what erasing the edges may have taken: a stroke drawn across the top edge, one
         # lying on the bottom edge the glyph reaches
         lost = [edge] if number and edge is not None and edge.across else []

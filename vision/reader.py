@@ -188,6 +188,8 @@ def _doubtful_fields(fields: Fields, groups, word_row: int) -> list[str]:
         names.append("word")
     if groups.lost:  # an empty box inside the word: a letter not seen, guessed by the game
         names.append("word")
+    if groups.struck_raccord:  # a raccord letter struck, or misread as struck and dropped
+        names.append("raccord")
     return sorted(set(names))
 
 
@@ -223,15 +225,17 @@ def _lossy_capture(fields: Fields, groups) -> list[str]:
 
 
 def _score_disowns_move(decoded: Decoded, flagged: list[str]) -> list[str]:
-    """The word, when the score is in doubt and is not the retained move's, or the reference
-    is in doubt as well: nothing read surely vouches for the move, the word stands on its
-    ink alone, and the ink that lost a digit may have lost a letter with it (LOFS in dark,
+    """The word, when the score is in doubt and is not the retained move's (as shown, or as
+    its ink reads where the move's value is proposed in its place), or the reference is in
+    doubt as well: nothing read surely vouches for the move, the word stands on its ink
+    alone, and the ink that lost a digit may have lost a letter with it (LOFS in dark,
     curled pencil, its S lost with the score's 9: LOF, legal at the same place, read at
     0.988 beside a score read 1; AHI at 10I for 28, its A lost with the table, the reference
-    and the score's 2: HI at 0.988, worth 8 at G11, beside a reference read C)."""
+    and the score's 2: HI at 0.988, worth 8 at G11, beside a reference read C; PENILS in 2H
+    pencil, its S lost and the 2 of 21 read 7: PENIL at 0.993, the score shown as its 11)."""
     move = decoded.move
     if ("score" in flagged and "word" not in flagged and decoded.word.value and move is not None
-            and (decoded.score.value != move.score or "ref" in flagged)):
+            and (move.score != decoded.score.value or move.score != decoded.score_ink or "ref" in flagged)):
         return ["word", "jokers"]
     return []
 
