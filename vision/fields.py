@@ -449,7 +449,7 @@ def _tinted_edge_above(
     usual, spread = _robust(printed)
     lo, hi = max(int(xs.min()) - a, 0), int(xs.max()) - a + 1
     tinted = along[lo:hi] & (colour[lo:hi] > usual + max(TINT, 4 * spread)) & (colour[lo:hi] >= under[lo:hi])
-    if tinted.size < run or np.convolve(tinted.astype(np.float32), np.ones(run), "valid").max() < run:
+    if not _long_run(tinted, run):
         return None
     ey, ex = [], []
     for j in np.flatnonzero(tinted) + lo:
@@ -1833,12 +1833,12 @@ def _stroke_on_rule_before(
         widths = _run_width(raw, rule)
         usual = usual_edge if i == 0 else float(np.median(widths))
         thick = (widths >= usual + max(2.0, 0.5 * usual)).astype(np.float32)
-        if thick.size >= run and np.convolve(thick, np.ones(run), "valid").max() >= run:
+        if _long_run(thick, run):
             return True
         if i == 0:  # a pencil 1 on the outer edge darkens it without widening it (159 read 59)
             usual_dark = float(np.median(_rule_darkness(ink, rules.cols[-1])))
             darker = (_rule_darkness(ink, rule) >= usual_dark + DARKER_EDGE).astype(np.float32)
-            if darker.size >= run and np.convolve(darker, np.ones(run), "valid").max() >= run:
+            if _long_run(darker, run):
                 return True
         along = 0  # pieces dropped as the rule's remains: one a digit's length, or on the
         for lab in range(1, len(stats)):  # solid outer edge, a 1 broken along it (150 → 50)
@@ -1903,7 +1903,7 @@ def _beside_stroked_separator(
     found = set()
     for rule, w, low, high in checks:
         thick = ((w >= low) & (w <= high)).astype(np.float32)
-        if thick.size < run or np.convolve(thick, np.ones(run), "valid").max() < run:
+        if not _long_run(thick, run):
             continue
         x = float(np.median(rule.centre))
         found |= {rc for rc, (a, b) in spans.items()
@@ -2219,7 +2219,7 @@ def _coloured_rule_before(bgr: np.ndarray, comb: dict[int, Glyph], cells: list, 
         if x >= first:
             break
         tinted = (chroma_along(x) > level + max(TINT, 4 * spread)).astype(np.float32)
-        if tinted.size >= run and np.convolve(tinted, np.ones(run), "valid").max() >= run:
+        if _long_run(tinted, run):
             return True
     return False
 
