@@ -1832,13 +1832,11 @@ def _stroke_on_rule_before(
             break
         widths = _run_width(raw, rule)
         usual = usual_edge if i == 0 else float(np.median(widths))
-        thick = (widths >= usual + max(2.0, 0.5 * usual)).astype(np.float32)
-        if _long_run(thick, run):
+        if _long_run(widths >= usual + max(2.0, 0.5 * usual), run):
             return True
         if i == 0:  # a pencil 1 on the outer edge darkens it without widening it (159 read 59)
             usual_dark = float(np.median(_rule_darkness(ink, rules.cols[-1])))
-            darker = (_rule_darkness(ink, rule) >= usual_dark + DARKER_EDGE).astype(np.float32)
-            if _long_run(darker, run):
+            if _long_run(_rule_darkness(ink, rule) >= usual_dark + DARKER_EDGE, run):
                 return True
         along = 0  # pieces dropped as the rule's remains: one a digit's length, or on the
         for lab in range(1, len(stats)):  # solid outer edge, a 1 broken along it (150 → 50)
@@ -1902,8 +1900,7 @@ def _beside_stroked_separator(
             spans[rc] = (int(lefts.min()), int((lefts + stats[labs, cv2.CC_STAT_WIDTH]).max()))
     found = set()
     for rule, w, low, high in checks:
-        thick = ((w >= low) & (w <= high)).astype(np.float32)
-        if not _long_run(thick, run):
+        if not _long_run((w >= low) & (w <= high), run):
             continue
         x = float(np.median(rule.centre))
         found |= {rc for rc, (a, b) in spans.items()
@@ -2218,8 +2215,7 @@ def _coloured_rule_before(bgr: np.ndarray, comb: dict[int, Glyph], cells: list, 
     for x in (b[0] for b in boxes):  # the left edge, then the separators
         if x >= first:
             break
-        tinted = (chroma_along(x) > level + max(TINT, 4 * spread)).astype(np.float32)
-        if _long_run(tinted, run):
+        if _long_run(chroma_along(x) > level + max(TINT, 4 * spread), run):
             return True
     return False
 

@@ -225,9 +225,9 @@ def _lossy_capture(fields: Fields, groups) -> list[str]:
 
 
 def _score_disowns_move(decoded: Decoded, flagged: list[str]) -> list[str]:
-    """The word, when the score is in doubt and is not the retained move's (as shown, or as
-    its ink reads where the move's value is proposed in its place), or the reference is in
-    doubt as well: nothing read surely vouches for the move, the word stands on its ink
+    """The word, when the score is in doubt and its ink does not read the retained move's
+    (the value shown may be the move's, proposed where the ink hesitates), or the reference
+    is in doubt as well: nothing read surely vouches for the move, the word stands on its ink
     alone, and the ink that lost a digit may have lost a letter with it (LOFS in dark,
     curled pencil, its S lost with the score's 9: LOF, legal at the same place, read at
     0.988 beside a score read 1; AHI at 10I for 28, its A lost with the table, the reference
@@ -235,7 +235,7 @@ def _score_disowns_move(decoded: Decoded, flagged: list[str]) -> list[str]:
     pencil, its S lost and the 2 of 21 read 7: PENIL at 0.993, the score shown as its 11)."""
     move = decoded.move
     if ("score" in flagged and "word" not in flagged and decoded.word.value and move is not None
-            and (move.score != decoded.score.value or move.score != decoded.score_ink or "ref" in flagged)):
+            and (decoded.score_ink != move.score or "ref" in flagged)):
         return ["word", "jokers"]
     return []
 
