@@ -86,7 +86,7 @@ def test_a_page_whose_outline_merges_with_other_sheets_is_found_by_its_printed_m
     img = photo if isinstance(photo, np.ndarray) else cv2.imdecode(np.frombuffer(photo, np.uint8), 1)
     gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
     layout = stress.markerless_layout()
-    outlines = [_contour_page(img, q, layout) for q in quadrilaterals(gray)]
+    outlines = [_contour_page(gray, q, layout) for q in quadrilaterals(gray)]
     assert all(o is None or o[0] < FEATURE_TRY for o in outlines)
     page = from_contour(img, gray, layout)
     assert page is not None and page.method == "motifs"

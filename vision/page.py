@@ -471,7 +471,10 @@ def layout_similarity(gray_canonical: np.ndarray, layout: Layout) -> float:
     return float((_edge_signature(gray_canonical) * _blank_edges(layout)).mean())
 
 
-def _contour_page(img: np.ndarray, quad: np.ndarray, layout: Layout) -> tuple | None:
+def _contour_page(gray: np.ndarray, quad: np.ndarray, layout: Layout) -> tuple | None:
+    """(similarity, None, homography, corners) of the outline ``quad``'s better reading
+    way round, scored on the grey photo: the colour page is warped only for the outline
+    retained (:func:`_in_colour`), not twice for each one tried."""
     w, h = canonical_size(layout)
     dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
     side_a = np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[2] - quad[3])
@@ -482,11 +485,19 @@ def _contour_page(img: np.ndarray, quad: np.ndarray, layout: Layout) -> tuple | 
     for turn in (0, 2):
         q = np.roll(quad, -turn, 0)
         hom = cv2.getPerspectiveTransform(q.astype(np.float32), dst)
-        warped = cv2.warpPerspective(img, hom, (w, h), borderValue=(255, 255, 255))
-        sim = layout_similarity(cv2.cvtColor(warped, cv2.COLOR_BGR2GRAY), layout)
+        warped = cv2.warpPerspective(gray, hom, (w, h), borderValue=255)
+        sim = layout_similarity(warped, layout)
         if best is None or sim > best[0]:
-            best = (sim, warped, hom, q)
+            best = (sim, None, hom, q)
     return best
+
+
+def _in_colour(img: np.ndarray, found: tuple, layout: Layout) -> tuple:
+    """An outline's (similarity, None, homography, corners) with its colour page warped."""
+    sim, warped, hom, q = found
+    if warped is None:
+        warped = cv2.warpPerspective(img, hom, canonical_size(layout), borderValue=(255, 255, 255))
+    return sim, warped, hom, q
 
 
 #: an outline whose rectification resembles the blank layout less than this is doubted:
@@ -609,7 +620,7 @@ def from_contour(img: np.ndarray, gray: np.ndarray, layout: Layout, memo: dict |
     if memo is not None:
         memo["outlines"] = quads
     for quad in quads:
-        got = _contour_page(img, quad, layout)
+        got = _contour_page(gray, quad, layout)
         if got is not None and (best is None or got[0] > best[0]):
             best = got
         if best is not None and best[0] >= 0.7:  # clearly the page: stop looking
@@ -618,11 +629,9 @@ def from_contour(img: np.ndarray, gray: np.ndarray, layout: Layout, memo: dict |
         printed = from_features(img, gray, layout, memo)
         if printed is not None and (best is None or printed[0] > best[0]):
             best, method = printed, "motifs"
-    if best is None:
+    if best is None or best[0] < 0.15:
         return None
-    sim, warped, hom, q = best
-    if sim < 0.15:
-        return None
+    _, warped, hom, q = _in_colour(img, best, layout)
     return Page(warped, hom, method, 0, q)
 
 
