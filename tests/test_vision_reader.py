@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from vision.decode import Candidate
+from vision.fields import Glyph
 from vision.layout import Layout
 from vision.reader import read_all, read_bulletin
 from vision.status import FLOUE, ILLISIBLE, NON_TROUVE, OK, PLUSIEURS, SOMBRE, VIERGE
@@ -401,3 +402,38 @@ def test_a_digit_read_otherwise_once_its_pale_loop_is_closed_is_doubtful():
     same = fields("5")
     _closed_loops(same, readings, read, recogniser)
     assert same.doubtful == set()
+
+
+def _stroke(col: int, lean_right: float | None) -> Glyph:
+    """A table digit drawn as one straight stroke, its top leaning ``lean_right`` degrees;
+    None: a blob with no bar."""
+    img = np.zeros((40, 30), np.float32)
+    if lean_right is None:
+        img[5:35, 5:25] = 1.0
+    else:
+        dx = 17 * np.tan(np.radians(lean_right))
+        cv2.line(img, (int(round(15 - dx)), 37), (int(round(15 + dx)), 3), 1.0, 2)
+    return Glyph("table", 0, col, img, img, 0.05, 45.0)
+
+
+def test_a_one_leaning_far_more_than_the_other_ones_of_its_number_may_be_a_seven():
+    """117 in dark, curled pencil (stress seed 320, Steve Hand's hand): the 7's bar too faint
+    to be seen, its stem alone read 1 beside two upright 1s: 111 at 0.971, unflagged. A
+    hand writes its 1s alike and a 7's stem slants more: a straight 1 leaning 20° further
+    right than another 1 of the number gets a share of 7, the reading unchanged. Not when
+    the 1s lean alike, nor the upright one of the pair, nor beside a 1 with no straight bar."""
+    from vision.reader import EDGE_SEVEN, _leaning_ones
+    from vision.recognise import CharReading
+
+    def sevens(leans: list[float | None]) -> list[float]:
+        glyphs = {f"table:{i}": _stroke(i, lean) for i, lean in enumerate(leans)}
+        readings = [CharReading(f"table:{i}", i, 0, {"1": 0.97, "7": 0.01, "4": 0.02})
+                    for i in range(len(leans))]
+        _leaning_ones(readings, glyphs)
+        assert all(r.best == "1" for r in readings)
+        return [r.probs["7"] / r.probs["1"] for r in readings]
+
+    assert sevens([-4.0, 4.0, 22.0]) == pytest.approx([0.01 / 0.97, 0.01 / 0.97, EDGE_SEVEN])
+    assert max(sevens([10.0, 14.0, 18.0])) < 0.02  # one slanted hand
+    assert max(sevens([22.0])) < 0.02  # no other 1 to compare with
+    assert max(sevens([None, 30.0])) < 0.02  # a blob is no straight 1 to compare with

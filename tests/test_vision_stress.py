@@ -274,7 +274,8 @@ def test_the_silent_errors_of_a_longer_stress_run_are_flagged():
              (221, "crayon", 24, "table"), (252, "reflet", 26, "jokers"),
              (266, "hors_cases", 6, "table"), (268, "lettres_larges", 6, "word"),
              (298, "perspective_forte", 5, "raccord"), (300, "encres_couleur", 23, "raccord"),
-             (300, "crayon_dur", 17, "word"), (300, "crayon_sur_le_bord", 7, "table"))
+             (300, "crayon_dur", 17, "word"), (300, "crayon_sur_le_bord", 7, "table"),
+             (320, "crayon_sombre_courbe", 34, "table"))
     for seed, condition, index, wrong in found:
         case = make_cases(40, seed)[index]
         if CONDITIONS[condition].one_on_edge:

@@ -2332,12 +2332,21 @@ def lean(image: np.ndarray) -> tuple[float, float]:
     """(angle of the ink's long axis from the vertical in degrees, the ink's variance along
     that axis over its variance across it): a 1 stands within 45° of upright; a straight bar
     lying lower is a dash, or an 8 or a 0 whose loops closed up in a slanted hand."""
+    angle, elongation = signed_lean(image)
+    return abs(angle), elongation
+
+
+def signed_lean(image: np.ndarray) -> tuple[float, float]:
+    """:func:`lean` with its side: negative where the ink's long axis runs from top right
+    to bottom left (a right-leaning 1, a 7's stem), positive the other way."""
     ys, xs = np.nonzero(image > 0.5 * float(image.max())) if image.size else ((), ())
     if len(xs) < 5:
         return 0.0, 1.0
     values, vectors = np.linalg.eigh(np.cov(np.stack([xs, ys]).astype(np.float64)))
     x, y = vectors[:, 1]
-    return float(np.degrees(np.arctan2(abs(x), abs(y)))), float(values[1] / max(values[0], 1e-6))
+    if y < 0:  # the axis taken downwards: its x then says which way the top leans
+        x, y = -x, -y
+    return float(np.degrees(np.arctan2(x, y))), float(values[1] / max(values[0], 1e-6))
 
 
 def isotropy(gray: np.ndarray) -> float:
