@@ -1292,3 +1292,25 @@ def test_a_score_or_reference_that_lost_a_character_shows_the_moves_value():
     miscount = decode(group_readings(word + comb("ref", "O12", sure) + comb("score", "23", sure)), moves)
     _likeliest_in_doubt(miscount, ["score"])
     assert miscount.score.value == 23
+
+
+def test_a_reference_in_doubt_that_is_not_the_moves_sends_the_score_to_the_arbiter():
+    """USAI at 15H for 28, written over the boxes (stress seed 323, `hors_cases`): the
+    reference read I4 and the 2 of 28 lost. The 8 alone chose 12D, where USAI is worth 8:
+    the reference went to the arbiter, the 8 passed, sure. A reference in doubt whose ink is
+    not the retained move's place leaves the score vouched by nothing but its own ink: it is
+    flagged too. Not when the reference in doubt reads the move's place, nor when it is sure."""
+    from vision.reader import _flags, _score_unplaced
+
+    moves = [Candidate("15H", "USAI", 28), Candidate("10D", "USAI", 10), Candidate("12D", "USAI", 8)]
+    sure = {i: {"p": 0.995} for i in range(4)}
+    lost = decode(group_readings(word_cells("USAI", overrides=sure) + comb("ref", "I4", {
+        0: {"p": 0.6}, 1: {"p": 0.6}}) + comb("score", "8", {0: {"p": 0.995}})), moves)
+    assert (lost.word.value, lost.score.value, lost.move.ref) == ("USAI", 8, "12D")
+    flagged = _flags(lost, 0.95)
+    assert "ref" in flagged and "score" not in flagged and lost.ref.value == "I4"
+    assert _score_unplaced(lost, flagged) == ["score"]
+    assert _score_unplaced(lost, ["table"]) == []  # the reference not in doubt
+    placed = decode(group_readings(word_cells("USAI", overrides=sure) + comb("ref", "12D", {
+        0: {"p": 0.6}}) + comb("score", "8", {0: {"p": 0.995}})), moves)
+    assert placed.ref.value == "12D" and _score_unplaced(placed, ["ref"]) == []

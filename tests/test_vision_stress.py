@@ -275,7 +275,7 @@ def test_the_silent_errors_of_a_longer_stress_run_are_flagged():
              (266, "hors_cases", 6, "table"), (268, "lettres_larges", 6, "word"),
              (298, "perspective_forte", 5, "raccord"), (300, "encres_couleur", 23, "raccord"),
              (300, "crayon_dur", 17, "word"), (300, "crayon_sur_le_bord", 7, "table"),
-             (320, "crayon_sombre_courbe", 34, "table"))
+             (320, "crayon_sombre_courbe", 34, "table"), (323, "hors_cases", 34, "score"))
     for seed, condition, index, wrong in found:
         case = make_cases(40, seed)[index]
         if CONDITIONS[condition].one_on_edge:

@@ -270,6 +270,7 @@ def _field_flags(
     doubts = own + [name for name in ("ref", "score") if name in flagged and name not in own]
     flagged += [name for name in _score_disowns_move(decoded, doubts) if name not in flagged]
     flagged += [name for name in _place_unvouched(decoded, doubts) if name not in flagged]
+    flagged += [name for name in _score_unplaced(decoded, flagged) if name not in flagged]
     if "word" in flagged and "jokers" not in flagged:
         # whatever put the word in doubt puts its circles in doubt: HAVEEs, its circled last
         # letter too faint to be cut (a doubtful box), read HAVEE, legal for the same score
@@ -328,6 +329,19 @@ def _place_unvouched(decoded: Decoded, flagged: list[str]) -> list[str]:
     if ("word" in flagged and "score" in flagged and "ref" not in flagged and move is not None
             and decoded.ref.value is not None and decoded.score.value != move.score):
         return ["ref"]
+    return []
+
+
+def _score_unplaced(decoded: Decoded, flagged: list[str]) -> list[str]:
+    """The score, when the reference is in doubt and its ink is not the retained move's
+    place: the score alone chose that place among the word's, and a digit lost with the
+    reference's characters leaves another place's score (USAI at 15H for 28 written over
+    the boxes, the reference read I4 and the 2 of 28 lost: 12D, where USAI is worth 8, was
+    retained, the 8 sure). Only on a bulletin the reference sends to the arbiter already."""
+    move = decoded.move
+    if ("ref" in flagged and "score" not in flagged and move is not None
+            and decoded.ref.value is not None and decoded.ref.value != move.ref):
+        return ["score"]
     return []
 
 
