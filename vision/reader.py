@@ -41,7 +41,7 @@ from .fields import (
 from .layout import Layout
 from .load import load_image
 from .page import Page, find_page, find_pages
-from .recognise import Recogniser, default_recogniser
+from .recognise import CharReading, Recogniser, default_recogniser
 from .status import (
     A_VERIFIER,
     CACHE,
@@ -675,7 +675,7 @@ def _edge_doubt(readings, glyphs: dict[str, Glyph]) -> None:
         _share_of_seven(r)
 
 
-def _share_of_seven(r) -> None:
+def _share_of_seven(r: CharReading) -> None:
     """Give the 7 ``EDGE_SEVEN`` of a 1's probability: the 1 stays the reading, in doubt."""
     r.probs["7"] = max(r.probs["7"], EDGE_SEVEN * r.probs["1"])
     total = sum(r.probs.values())
@@ -694,7 +694,8 @@ ODD_LEAN = 20.0
 
 def _leaning_ones(readings, glyphs: dict[str, Glyph]) -> None:
     """A 1 of a table or score leaning ``ODD_LEAN`` further than another 1 of the same
-    number, both straight bars (``BAR_ELONGATION``), is given a share of 7."""
+    number, both straight bars (``BAR_ELONGATION``), is given a share of 7. Not in a
+    reference: its number (1–15) never holds both a 1 and a 7."""
     ones: dict[str, list] = {}
     for r in readings:
         g = glyphs.get(r.key)
