@@ -915,6 +915,41 @@ def test_the_pieces_of_a_small_broken_digit_alone_in_its_box_are_one_character()
     assert len(characters(specks)) == 2
 
 
+def test_two_whole_characters_side_by_side_in_one_box_are_apart_in_the_eager_cut():
+    """122 off the boxes in Vif's hand (stress seed 332, `hors_cases`): the slanted 1's foot
+    on the comb line, its top 2 px from the first 2 in the same box: one character, read 2,
+    22 at 0.979, unflagged. The comb's own cut keeps pieces of one box together (a broken
+    digit); the eager cut, which the recogniser weighs, parts two pieces both as tall as a
+    character. A short piece beside a tall one (a 4's bar apart from its stem) stays."""
+    from vision.fields import _characters
+
+    comb = [(0, 0, 50, 60), (50, 0, 100, 60), (100, 0, 150, 60)]
+
+    def cell_of(x: float) -> int:
+        return next((i for i, b in enumerate(comb) if b[0] <= x < b[2]), -1)
+
+    def characters(mask: np.ndarray, eager: bool) -> list[list[int]]:
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
+        chars = _characters(labels, stats, list(range(1, n)), 60.0, True, cell_of, [50.0, 100.0],
+                            eager)
+        return [sorted(int(stats[lab, 0]) for lab in labs) for labs, _ in chars]
+
+    mask = np.zeros((60, 150), np.uint8)
+    cv2.line(mask, (62, 5), (51, 55), 1, 4)  # the slanted 1, its foot by the comb line
+    cv2.ellipse(mask, (80, 18), (11, 11), 0, 180, 360, 1, 4)  # the 2 beside it, 2 px away
+    cv2.line(mask, (91, 18), (68, 55), 1, 4)
+    cv2.line(mask, (68, 55), (95, 55), 1, 4)
+    cv2.line(mask, (110, 5), (135, 5), 1, 4)  # a 7 in the last box
+    cv2.line(mask, (135, 5), (118, 55), 1, 4)
+    assert len(characters(mask, eager=False)) == 2  # one box, one broken character
+    assert len(characters(mask, eager=True)) == 3
+    open4 = np.zeros((60, 150), np.uint8)
+    cv2.line(open4, (60, 5), (55, 35), 1, 4)  # a 4's left stroke and bar …
+    cv2.line(open4, (55, 35), (72, 35), 1, 4)
+    cv2.line(open4, (76, 5), (76, 55), 1, 4)  # … its stem apart
+    assert len(characters(open4, eager=True)) == 1
+
+
 def test_letters_touching_across_a_rule_between_two_rows_go_each_to_its_own_row():
     """PESAT under its raccord AER in a real hand (bench seed 21, UNIPEN): the A written
     over the P, bridged across the rule between the rows, was one glyph in the raccord's
