@@ -880,8 +880,8 @@ TWO_UPRIGHTS = 0.85
 
 
 def _two_uprights(group: list, h: int) -> bool:
-    """Whether a group of ``_characters`` and the next piece (``h`` tall) are both as tall as
-    two whole characters (``TWO_UPRIGHTS``)."""
+    """Whether a group of ``_characters`` and the next piece (``h`` tall) are of nearly one
+    height, the shorter at least ``TWO_UPRIGHTS`` of the taller."""
     gh = group[4] - group[3]
     return min(gh, h) >= TWO_UPRIGHTS * max(gh, h)
 
