@@ -160,3 +160,19 @@ def test_the_bench_counts_a_written_bulletin_read_blank_as_silent():
     blurred = BulletinReading(None, FLOUE, "photo trop floue")
     assert _flagged(blurred, "word")
     assert all(conf == 0.0 and hard for conf, hard in field_confidences(blurred).values())
+
+
+def test_the_bench_reads_personalised_bulletins_against_their_printed_table():
+    """``--personnalises``: each bulletin carries its table printed and coded, the coup on
+    every other one; the player fills the table box one time in three. The truth is the
+    printed table, which the reader takes from the code even where the box is empty."""
+    from vision.bench import evaluate, make_cases, personalised
+
+    plain = make_cases(3, 5)
+    cases = [personalised(c, k) for k, c in enumerate(plain)]
+    coups = [None, 2, None]
+    assert [c.printed for c in cases] == [(c.content.table, coups[k]) for k, c in enumerate(plain)]
+    assert cases[0].content.table == plain[0].content.table
+    assert cases[1].content.table is None and cases[2].content.table is None
+    result = evaluate(cases, True, 0.95)
+    assert result["accuracy"]["table"] == 1.0

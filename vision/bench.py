@@ -59,6 +59,9 @@ class Case:
     writer: object = None  # the writer with the case's pen
     digits: dict | None = None  # MNIST share for MNIST families
     laid: str | None = None  # the ink laid (``synth.INKS``), if any
+    #: a personalised bulletin's printed (table, coup); ``content.table`` is what the player
+    #: wrote in the box, if anything
+    printed: tuple[int, int | None] | None = None
 
 
 def with_ink(writer: Style | FontStyle, ink: str, rng: np.random.Generator) -> Style | FontStyle:
@@ -137,18 +140,28 @@ def make_cases(
     return cases
 
 
+def personalised(case: Case, k: int) -> Case:
+    """The ``k``-th case on a personalised bulletin: its table printed in figures and in the
+    code; the coup printed on every other one; the player writes his table in the box one
+    time in three (the box stays on the printed form, and some fill it by habit)."""
+    coup = 1 + k % 25 if k % 2 else None
+    content = case.content if k % 3 == 0 else replace(case.content, table=None)
+    return replace(case, content=content, printed=(case.content.table, coup))
+
+
 def render_case(case: Case) -> bytes:
     from .synth import INKS
 
     ink = INKS[case.laid] if case.laid else None
     return render_bulletin(
-        case.content, style=case.writer or case.style, seed=case.seed, digits=case.digits, ink=ink
+        case.content, style=case.writer or case.style, seed=case.seed, digits=case.digits, ink=ink,
+        printed=case.printed,
     )[0]
 
 
-def _truth(content: BulletinContent) -> dict:
+def _truth(content: BulletinContent, printed: tuple[int, int | None] | None = None) -> dict:
     return {
-        "table": content.table,
+        "table": printed[0] if printed else content.table,
         "word": content.word.upper(),
         "jokers": [i for i, ch in enumerate(content.word) if ch.islower()],
         "ref": content.ref,
@@ -214,9 +227,10 @@ def evaluate(
             threshold=threshold,
             tesseract=tesseract,
             recogniser=recogniser,
+            coup=case.printed[1] if case.printed else None,
         )
         times.append(time.perf_counter() - t)
-        truth, got = _truth(case.content), _got(reading)
+        truth, got = _truth(case.content, case.printed), _got(reading)
         ok_all = True
         case_silent = 0
         for f in FIELDS:
@@ -436,6 +450,9 @@ def main(argv: list[str] | None = None) -> int:
                                           "(test_unipen au banc, les autres en validation)")
     parser.add_argument("--familles", help="seulement ces familles non vues (noms séparés par des virgules)")
     parser.add_argument("--json", help="écrire les chiffres dans ce fichier")
+    parser.add_argument("--personnalises", action="store_true",
+                        help="bulletins personnalisés : table imprimée et codée, le coup un sur "
+                             "deux ; la case table remplie une fois sur trois")
     parser.add_argument("--modele", help="réseau ONNX des glyphes à mesurer (défaut : le réseau livré)")
     parser.add_argument("--glyphes", action="store_true",
                         help="le réseau seul, glyphe par glyphe, sur les familles non vues")
@@ -476,6 +493,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     start = time.perf_counter()
     cases = make_cases(args.n, args.seed, chosen, wrong_score=args.faux_scores)
+    if args.personnalises:
+        cases = [personalised(c, k) for k, c in enumerate(cases)]
     photos = {c.seed: render_case(c) for c in cases}
     print(
         f"{len(cases)} photos générées (familles non vues : "

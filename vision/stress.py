@@ -418,7 +418,7 @@ def run(
 ) -> dict:
     """Read ``n`` bulletins under each condition; ``personal``: personalised bulletins (the
     table printed and in a code; the player writes it in the box one time in three)."""
-    from .bench import TABLES, _got, _truth, field_confidences, make_cases
+    from .bench import TABLES, _got, _truth, field_confidences, make_cases, personalised
     from .reader import read_bulletin
 
     cases = make_cases(n, seed)
@@ -429,12 +429,10 @@ def run(
         for k, case in enumerate(cases):
             if CONDITIONS[name].one_on_edge:  # numbers that start with a 1
                 case = replace(case, content=replace(case.content, table=100 + case.content.table % 100))
-            content, printed, coup = case.content, None, None
             if personal and name not in MARKERLESS:
-                coup = 1 + k % 25 if k % 2 else None
-                printed = (content.table, coup)
-                if k % 3:
-                    content = replace(content, table=None)
+                case = personalised(case, k)
+            content, printed = case.content, case.printed
+            coup = printed[1] if printed else None
             photo = stress_photo(name, content, case.style, case.seed, size, printed)
             layout = markerless_layout() if name in MARKERLESS else None
             t = clock()
@@ -442,7 +440,7 @@ def run(
                               coup=coup)
             times.append(clock() - t)
             coded += r.printed is not None
-            truth, got = _truth(case.content), _got(r)
+            truth, got = _truth(case.content, case.printed), _got(r)
             shown += r.status != "ok"
             wrong = [f for f in truth if truth[f] != got[f]]
             if r.status == VIERGE:  # a written bulletin called blank: the correction gives 0
