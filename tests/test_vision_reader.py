@@ -122,6 +122,7 @@ def test_a_page_photographed_from_too_far_is_never_called_blank():
     assert _px_per_mm(reading.page, Layout.load()) < BLANK_PX_PER_MM
     assert reading.status == "a_verifier" and "blanc" not in reading.bulletin()
     assert set(reading.flagged) >= {"table", "word", "score"} and "trop pâle" in reading.message
+    assert set(reading.flag_reasons.values()) == {"rien de lu"}
     only_table, _ = render_bulletin(BulletinContent(23, "", None, None), seed=6, effects=far,
                                     jpeg=False)
     assert read_bulletin(only_table).status == "a_verifier"
@@ -136,6 +137,10 @@ def test_illegal_word_is_flagged():
     data, _ = render_bulletin(BulletinContent(9, "XKCD", "H4", 12), seed=9)
     reading = read_bulletin(data, MOVES)
     assert not reading.legal and "word" in reading.flagged and reading.status == "a_verifier"
+    # every flagged field says why, in French, for the arbiter and the bench
+    assert set(reading.flag_reasons) == set(reading.flagged)
+    assert reading.flag_reasons["coup_illegal"] == "aucun coup légal ne l'explique"
+    assert reading.to_dict()["pourquoi"] == reading.flag_reasons
 
 
 @pytest.mark.slow

@@ -79,8 +79,11 @@ def test_handwritten_box_disagreeing_or_another_coup_is_flagged():
     reading = read_bulletin(data, MOVES, coup=5)
     assert reading.table.value == 12 and reading.table.confidence == 1.0
     assert {"table", "coup"} <= set(reading.flagged) and reading.status == "a_verifier"
+    assert reading.flag_reasons["table"] == "table écrite autre que l'imprimée"
+    assert reading.flag_reasons["coup"] == "bulletin imprimé pour un autre coup"
     assert reading.table.alternatives[0] == (12, 1.0) and len(reading.table.alternatives) == 2
-    assert "table" in read_bulletin(data, MOVES, tables=range(20, 40)).flagged  # not in the game
+    elsewhere = read_bulletin(data, MOVES, tables=range(20, 40))  # not in the game
+    assert elsewhere.flag_reasons["table"] == "table imprimée hors de la partie"
 
 
 def test_blank_personalised_bulletin_says_whose_it_is():

@@ -216,6 +216,8 @@ def evaluate(
     times: list[float] = []
     silent_examples = []
     everything = []
+    #: bulletins read entirely right but sent to the arbiter: (field, why) → how many
+    needless: dict[str, int] = {}
     for case in cases:
         data = photos[case.seed] if photos else render_case(case)
         t = time.perf_counter()
@@ -250,6 +252,10 @@ def evaluate(
                     }
                 )
         silent += case_silent
+        if ok_all and reading.status == "a_verifier":
+            for name in reading.flagged:
+                key = f"{name} : {reading.flag_reasons.get(name, '?')}"
+                needless[key] = needless.get(key, 0) + 1
         row = (int(ok_all), case_silent, int(reading.status != "ok"))
         everything.append(row)
         rows.setdefault("famille " + case.family, []).append(row)
@@ -270,6 +276,7 @@ def evaluate(
         "by_family": by_family,
         "by_ink": {k[6:]: _rate(v) for k, v in sorted(rows.items()) if k.startswith("encre ")},
         "worst_family": min(by_family, key=lambda k: by_family[k]["whole"]) if by_family else None,
+        "needless_flags": dict(sorted(needless.items(), key=lambda kv: -kv[1])),
     }
 
 
@@ -289,6 +296,10 @@ def _print(r: dict, label: str) -> None:
     if r["worst_family"]:
         w = r["by_family"][r["worst_family"]]
         print(f"    pire famille : {r['worst_family']} ({w['whole']:.1%} entier)")
+    if r["needless_flags"]:
+        print("    bulletins justes signalés, champ : pourquoi (nombre de bulletins)")
+        for why, count in list(r["needless_flags"].items())[:10]:
+            print(f"        {why:55s} {count}")
     for ex in r["silent_examples"][:5]:
         print(f"    silencieuse : {ex}")
 

@@ -117,6 +117,8 @@ class BulletinReading:
     #: its rank in the photo's reading order, and how many bulletins the photo holds
     sheet: int = 1
     sheets: int = 1
+    #: why each flagged field is flagged (French, ``REASONS``): what the arbiter is to check
+    flag_reasons: dict[str, str] = field(default_factory=dict)
 
     def bulletin(self) -> dict:
         """The bulletin fields in the JSON shape of ``engine.bulletin`` (for the correction)."""
@@ -162,6 +164,7 @@ class BulletinReading:
             "constrained": self.constrained,
             "crossed": self.crossed,
             "flagged": self.flagged,
+            "pourquoi": self.flag_reasons,
             "method": self.method,
             "seconds": round(self.seconds, 3),
             "imprime": {"table": self.printed.table, "coup": self.printed.coup}
@@ -249,22 +252,39 @@ def _score_disowns_move(decoded: Decoded, flagged: list[str]) -> list[str]:
     return []
 
 
+#: why a field is flagged, by the rule that raised it first (``BulletinReading.flag_reasons``)
+REASONS = {
+    "own": "lecture incertaine",  # the decoder's confidence under the threshold, or nothing read
+    "doubt": "case douteuse",  # faint ink, a digit cut short, two cuts read alike
+    "lossy": "encre perdue ailleurs",  # a field with strokes but nothing read, a word unplaced
+    "struck": "lettre barrée non confirmée",
+    "rule": "autre champ en doute",  # drawn from the doubts of the other fields
+    "illegal": "aucun coup légal ne l'explique",
+}
+
+
 def _field_flags(
     decoded: Decoded, fields: Fields, groups, word_row: int, threshold: float,
-    table_threshold: float | None = None,
+    table_threshold: float | None = None, reasons: dict[str, str] | None = None,
 ) -> list[str]:
     """The fields sent to the arbiter: the decoder's doubts, then the capture's, then those
     each rule draws from the others. The word's rule comes after every doubt of the score,
     whichever rule raised it (BASEE at M2 for 26 read BASE, legal at 4A for 26, beside a
     reference read 4A in doubt and a score flagged for the 1 its box may hide: the word
     stood on its ink alone, unflagged). Whether the word was in doubt already is the
-    decoder's say, as before."""
+    decoder's say, as before. ``reasons`` gets why each field is flagged (``REASONS``)."""
     own = _flags(decoded, threshold, table_threshold)
     flagged = list(own)
-    for name in (_doubtful_fields(fields, groups, word_row) + _lossy_capture(fields, groups)
-                 + _struck_unconfirmed(groups, own)):
-        if name not in flagged:
-            flagged.append(name)
+    why = dict.fromkeys(own, REASONS["own"])
+    if "coup_illegal" in why:
+        why["coup_illegal"] = REASONS["illegal"]
+    for rule, names in (("doubt", _doubtful_fields(fields, groups, word_row)),
+                        ("lossy", _lossy_capture(fields, groups)),
+                        ("struck", _struck_unconfirmed(groups, own))):
+        for name in names:
+            why.setdefault(name, REASONS[rule])
+            if name not in flagged:
+                flagged.append(name)
     if _score_unvouched(fields, flagged) and "score" not in flagged:
         flagged.append("score")
     doubts = own + [name for name in ("ref", "score") if name in flagged and name not in own]
@@ -276,6 +296,8 @@ def _field_flags(
         # letter too faint to be cut (a doubtful box), read HAVEE, legal for the same score
         # (a joker scores nothing), the word flagged and its jokers, none, sure at 0.98
         flagged.append("jokers")
+    if reasons is not None:
+        reasons.update({name: why.get(name, REASONS["rule"]) for name in flagged})
     return flagged
 
 
@@ -554,18 +576,20 @@ def _with_code(
     reading.printed = code
     hand = reading.table
     alternatives: list[tuple[object, float]] = [(code.table, 1.0)]
-    doubts = []
+    doubts: dict[str, str] = {}
+    if tables is not None and code.table not in set(tables):
+        doubts["table"] = "table imprimée hors de la partie"
     if hand is not None and hand.value is not None and hand.value != code.table:
         alternatives.append((hand.value, hand.confidence))
-        doubts.append("table")
-    if tables is not None and code.table not in set(tables):
-        doubts.append("table")
+        doubts.setdefault("table", "table écrite autre que l'imprimée")
     if coup is not None and code.coup is not None and code.coup != coup:
-        doubts.append("coup")
+        doubts["coup"] = "bulletin imprimé pour un autre coup"
     reading.table = FieldValue(code.table, 1.0, alternatives)
     if reading.status in (OK, A_VERIFIER):
         reading.flagged = [f for f in reading.flagged if f != "table"]
-        reading.flagged += [d for d in dict.fromkeys(doubts) if d not in reading.flagged]
+        reading.flagged += [d for d in doubts if d not in reading.flagged]
+        reading.flag_reasons.pop("table", None)
+        reading.flag_reasons.update(doubts)
         reading.status = A_VERIFIER if reading.flagged else OK
         reading.message = MESSAGES[reading.status] + (
             f" ({UNREAD})" if reading.message.endswith(f"({UNREAD})") else ""
@@ -592,6 +616,7 @@ def _unread(photo: str | None, fields: Fields, start: float) -> BulletinReading:
     letters): the arbiter reads it — it is never taken for a blank bulletin."""
     reading = _failure(A_VERIFIER, photo, UNREAD, start)
     reading.flagged = ["table", "word", "jokers", "ref", "score", "raccord"]
+    reading.flag_reasons = dict.fromkeys(reading.flagged, "rien de lu")
     return reading
 
 
@@ -891,7 +916,9 @@ def _read_page(page, candidates, board, tables, layout, recogniser, photo, thres
         cands = Candidate.all_of(candidates) if candidates is not None else None
         decoded = decode(groups, cands, board, tables, "table" in fields.hidden)
         threshold, table_threshold = _thresholds(threshold, page.method != "marqueurs")
-        flagged = _field_flags(decoded, fields, groups, layout.word_row, threshold, table_threshold)
+        reasons: dict[str, str] = {}
+        flagged = _field_flags(decoded, fields, groups, layout.word_row, threshold, table_threshold,
+                               reasons)
         _likeliest_in_doubt(decoded, flagged, fields.marked)
         status = A_VERIFIER if flagged else OK
         crossed = sum(r.crossed for r in readings if r.key.startswith("grid:"))
@@ -916,6 +943,7 @@ def _read_page(page, candidates, board, tables, layout, recogniser, photo, thres
             time.perf_counter() - start,
             {g.key: g for g in glyphs},
             raccord_confidence=decoded.raccord_confidence,
+            flag_reasons=reasons,
         )
         return _with_code(reading, code, tables, coup)
     except VisionError as exc:
