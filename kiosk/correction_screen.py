@@ -217,8 +217,10 @@ def draw_detail(surface: pygame.Surface, area: pygame.Rect, machine: Machine, ro
             end = x + label_w + fonts.font(m.big).size(cell.text)[0]
             _text(surface, cell.text, (x + label_w, y), m.big, colour, width - label_w)
         if cell.confidence is not None:
-            doubt = f"{cell.confidence:.0%}" + (" à vérifier" if cell.low else "")
-            _text(surface, doubt, (end + m.margin, y + (m.big - m.small) // 2), m.small, colour)
+            doubt = f"{cell.confidence:.0%}" + (" à vérifier" if cell.low else "") + (
+                f" : {cell.why}" if cell.why else "")
+            _text(surface, doubt, (end + m.margin, y + (m.big - m.small) // 2), m.small, colour,
+                  x + width - end - m.margin)  # a long reason is cut, never drawn off the pane
         y += m.big + m.row_gap
     if row.decision:
         head = "proposé : " if row.kind == "lecture" else "décision : "

@@ -163,6 +163,8 @@ def _fields(reading) -> dict:
         fv = getattr(reading, name)
         fields[name] = {"value": values.get(name),
                         "confidence": round(float(fv.confidence), 4) if fv else 0.0}
+        if name in reading.flag_reasons:  # why the reader sends it to the arbiter
+            fields[name]["pourquoi"] = reading.flag_reasons[name]
     return fields
 
 

@@ -114,6 +114,7 @@ class FieldCell:
     text: str
     confidence: float | None  # None: not read (typed by the arbiter, or a confirmed entry)
     low: bool
+    why: str = ""  # a doubtful field: why the reader flagged it (« case douteuse »…)
 
 
 @dataclass(frozen=True)
@@ -243,8 +244,9 @@ def arbiter_rows(machine: Machine) -> list[ArbiterRow]:
             f = reading.fields.get(name) or {}
             conf = f.get("confidence")
             conf = None if f.get("arbitre") or conf is None else float(conf)
+            low = name in doubtful
             cells.append(FieldCell(FIELD_NAMES[name], _field_text(name, f.get("value")), conf,
-                                   name in doubtful))
+                                   low, str(f.get("pourquoi") or "") if low and conf is not None else ""))
         proposed, reasons, _ = _proposal(s, reading)
         status = reading.message or reading.status
         notes = [hint_text(h, reading.extra) for h in reading.hints]

@@ -5,6 +5,7 @@ import os
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
+import numpy as np
 import pygame
 import pytest
 
@@ -769,3 +770,47 @@ def test_a_game_on_another_bulletin_model_reads_its_photos_with_that_model(tmp_p
     gone = read_photo(jpeg, s, 1)
     assert gone["status"] == "illisible" and "modèle de bulletin" in gone["message"]
     assert "saisie à la main" in gone["message"]
+
+
+def test_the_reader_says_why_a_field_is_in_doubt_on_the_correction_screen(tmp_path, lexicon):
+    """A word that is no legal move: the reader flags it and says why; the kiosk keeps the
+    reason with the field and shows it beside the field's confidence, as the web page does."""
+    machine, clock = start(tmp_path, lexicon)
+    to_correction(machine, clock)
+    s = machine.session
+    top = s.coup.top
+    path = photo(tmp_path, "xkcd.jpg", 2, "XKCD", top.ref, 12, seed=9)
+    data = read_photo(path, s, 1)
+    assert data["status"] == "a_verifier" and "word" in data["flagged"]
+    assert data["fields"]["word"]["pourquoi"] == "lecture incertaine"
+    assert all("pourquoi" not in f for name, f in data["fields"].items()
+               if name not in data["flagged"])
+    machine.add_reading(data)
+    row = next(r for r in arbiter_rows(machine) if r.seq is not None)
+    word = next(cell for cell in row.fields if cell.name == "mot")
+    assert word.low and word.why == "lecture incertaine"
+
+
+def test_the_reason_of_a_doubtful_field_is_drawn_and_kept_inside_its_pane():
+    """« 41% à vérifier : case douteuse » beside the score; a long reason beside a long word
+    is cut with « … » at the pane's edge, never drawn past it."""
+    from types import SimpleNamespace
+
+    from kiosk.correction_screen import draw_detail
+    from kiosk.views import ArbiterRow, FieldCell
+
+    pygame.font.init()
+    idle = SimpleNamespace(mode=None, form=None)
+
+    def drawn(why: str, word: str = "PUNIS") -> np.ndarray:
+        surface = pygame.Surface((640, 200))
+        cells = (FieldCell("table", "118", 0.99, False), FieldCell("mot", word, 0.5, True, why),
+                 FieldCell("référence", "13B", 0.99, False), FieldCell("score", "30", 0.41, True, why))
+        row = ArbiterRow("à confirmer", cells, "OK 30", "correct", table=118, kind="lecture")
+        draw_detail(surface, pygame.Rect(0, 0, 420, 200), idle, row, Metrics((1024, 768)))
+        return pygame.surfarray.array3d(surface)
+
+    plain, told = drawn(""), drawn("case douteuse")
+    assert (plain != told).any()  # the reason is written
+    long = drawn("aucun coup légal ne l'explique", "ANTICONSTITUTION")
+    assert not long[420:].any()  # nothing past the pane's right edge

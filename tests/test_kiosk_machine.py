@@ -303,11 +303,14 @@ def test_correction_mode_lists_confidences_and_edits(tmp_path, lexicon):
                                    "table": {"value": 2, "confidence": 0.99},
                                    "word": {"value": top.word, "confidence": 0.97},
                                    "ref": {"value": str(top.ref), "confidence": 0.95},
-                                   "score": {"value": top.score + 1, "confidence": 0.41}}})
+                                   "score": {"value": top.score + 1, "confidence": 0.41,
+                                             "pourquoi": "case douteuse"}}})
     rows = arbiter_rows(machine)
     assert rows[0].label == "à confirmer" and rows[0].selected
     low = [cell.name for cell in rows[0].fields if cell.low]
     assert low == ["score"]
+    # the reader's reason comes with the doubtful field, and only with it
+    assert [cell.why for cell in rows[0].fields] == ["", "", "", "case douteuse"]
     assert rows[0].decision.startswith("avertissement")
     machine.key("e")  # the form opens on the doubtful field, the score
     assert machine.form.name == "score"

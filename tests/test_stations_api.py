@@ -76,6 +76,10 @@ def test_photo_read_then_confirmed_once_whatever_the_retries(game):
     # the console sees it appear, from the journal
     s.sync()
     assert reading["seq"] in s.pending and s.pending[reading["seq"]].station == "p1"
+    # a doubtful field comes with the reader's reason, the others with none
+    kept = s.pending[reading["seq"]].fields
+    assert all(f["pourquoi"] == ((kept.get(name) or {}).get("pourquoi") if f["doute"] else None)
+               for name, f in reading["champs"].items())
     fields = {"table": 2, "word": top.word, "ref": str(top.ref), "score": top.score}
     status, done = station.act(reading["seq"], "confirmer", reading["version"], fields,
                                ident="action-marie-01")

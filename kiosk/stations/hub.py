@@ -613,6 +613,7 @@ class Hub:
                             bool(f.get("arbitre")),
                             "doute": conf is not None and (conf < LOW_CONFIDENCE
                                                            or name in reading.flagged)}
+            fields[name]["pourquoi"] = f.get("pourquoi") if fields[name]["doute"] else None
         table = values.get("table")
         notes = []
         if table is not None and s.results.history(table, reading.coup):

@@ -281,6 +281,12 @@ function fill(card, r) {
     else dd.textContent = f.valeur;
     if (f.confiance !== null) dd.appendChild(document.createTextNode(` (${Math.round(f.confiance * 100)} %)`));
     if (f.doute) dd.classList.add("doute");
+    if (f.doute && f.pourquoi) {
+      const why = document.createElement("small");
+      why.className = "pourquoi";
+      why.textContent = ` : ${f.pourquoi}`;
+      dd.appendChild(why);
+    }
     fields.append(dt, dd);
   }
   const d = r.decision;
