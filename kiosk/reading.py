@@ -163,8 +163,11 @@ def _fields(reading) -> dict:
         fv = getattr(reading, name)
         fields[name] = {"value": values.get(name),
                         "confidence": round(float(fv.confidence), 4) if fv else 0.0}
-        if name in reading.flag_reasons:  # why the reader sends it to the arbiter
-            fields[name]["pourquoi"] = reading.flag_reasons[name]
+        # why the reader sends it to the arbiter; the word's doubt may be its circles alone
+        why = reading.flag_reasons.get(name) or (
+            reading.flag_reasons.get("jokers") if name == "word" else None)
+        if why:
+            fields[name]["pourquoi"] = why
     return fields
 
 

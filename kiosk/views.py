@@ -246,7 +246,7 @@ def arbiter_rows(machine: Machine) -> list[ArbiterRow]:
             conf = None if f.get("arbitre") or conf is None else float(conf)
             low = name in doubtful
             cells.append(FieldCell(FIELD_NAMES[name], _field_text(name, f.get("value")), conf,
-                                   low, str(f.get("pourquoi") or "") if low and conf is not None else ""))
+                                   low, f.get("pourquoi") or "" if low else ""))
         proposed, reasons, _ = _proposal(s, reading)
         status = reading.message or reading.status
         notes = [hint_text(h, reading.extra) for h in reading.hints]

@@ -265,14 +265,15 @@ REASONS = {
 
 def _field_flags(
     decoded: Decoded, fields: Fields, groups, word_row: int, threshold: float,
-    table_threshold: float | None = None, reasons: dict[str, str] | None = None,
-) -> list[str]:
-    """The fields sent to the arbiter: the decoder's doubts, then the capture's, then those
+    table_threshold: float | None = None,
+) -> dict[str, str]:
+    """The fields sent to the arbiter, in order, each with why (``REASONS``): the decoder's
+    doubts, then the capture's, then those
     each rule draws from the others. The word's rule comes after every doubt of the score,
     whichever rule raised it (BASEE at M2 for 26 read BASE, legal at 4A for 26, beside a
     reference read 4A in doubt and a score flagged for the 1 its box may hide: the word
     stood on its ink alone, unflagged). Whether the word was in doubt already is the
-    decoder's say, as before. ``reasons`` gets why each field is flagged (``REASONS``)."""
+    decoder's say, as before."""
     own = _flags(decoded, threshold, table_threshold)
     flagged = list(own)
     why = dict.fromkeys(own, REASONS["own"])
@@ -296,9 +297,7 @@ def _field_flags(
         # letter too faint to be cut (a doubtful box), read HAVEE, legal for the same score
         # (a joker scores nothing), the word flagged and its jokers, none, sure at 0.98
         flagged.append("jokers")
-    if reasons is not None:
-        reasons.update({name: why.get(name, REASONS["rule"]) for name in flagged})
-    return flagged
+    return {name: why.get(name, REASONS["rule"]) for name in flagged}
 
 
 def _likeliest_in_doubt(decoded: Decoded, flagged: list[str], marked: Iterable[str] = ()) -> None:
@@ -916,9 +915,8 @@ def _read_page(page, candidates, board, tables, layout, recogniser, photo, thres
         cands = Candidate.all_of(candidates) if candidates is not None else None
         decoded = decode(groups, cands, board, tables, "table" in fields.hidden)
         threshold, table_threshold = _thresholds(threshold, page.method != "marqueurs")
-        reasons: dict[str, str] = {}
-        flagged = _field_flags(decoded, fields, groups, layout.word_row, threshold, table_threshold,
-                               reasons)
+        reasons = _field_flags(decoded, fields, groups, layout.word_row, threshold, table_threshold)
+        flagged = list(reasons)
         _likeliest_in_doubt(decoded, flagged, fields.marked)
         status = A_VERIFIER if flagged else OK
         crossed = sum(r.crossed for r in readings if r.key.startswith("grid:"))

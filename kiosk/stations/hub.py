@@ -609,11 +609,10 @@ class Hub:
             f = reading.fields.get(name) or {}
             conf = None if f.get("arbitre") or f.get("confidence") is None \
                 else float(f["confidence"])
+            doubt = conf is not None and (conf < LOW_CONFIDENCE or name in reading.flagged)
             fields[name] = {"valeur": values.get(name), "confiance": conf, "arbitre":
-                            bool(f.get("arbitre")),
-                            "doute": conf is not None and (conf < LOW_CONFIDENCE
-                                                           or name in reading.flagged)}
-            fields[name]["pourquoi"] = f.get("pourquoi") if fields[name]["doute"] else None
+                            bool(f.get("arbitre")), "doute": doubt,
+                            "pourquoi": f.get("pourquoi") if doubt else None}
         table = values.get("table")
         notes = []
         if table is not None and s.results.history(table, reading.coup):
