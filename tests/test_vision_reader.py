@@ -10,9 +10,10 @@ import numpy as np
 import pytest
 
 from vision.decode import Candidate
-from vision.fields import Glyph
+from vision.fields import Glyph, cut_fields
 from vision.layout import Layout
-from vision.reader import read_all, read_bulletin
+from vision.page import find_page
+from vision.reader import BLURRED, read_all, read_bulletin
 from vision.status import FLOUE, ILLISIBLE, NON_TROUVE, OK, PLUSIEURS, SOMBRE, VIERGE
 from vision.synth import BulletinContent, PhotoEffects, render_bulletin
 
@@ -105,6 +106,22 @@ def test_dark_blurred_blank_and_double_photos():
     assert read_bulletin(np.hstack([a, b])).status == PLUSIEURS  # one expected: refused
     both = read_all(np.hstack([a, b]))  # every bulletin of the photo, left to right
     assert [r.bulletin()["table"] for r in both] == [CASES[1].table, CASES[2].table]
+
+
+def test_a_small_soft_bulletin_is_read_not_refused_as_blurred():
+    """A page a third of the frame is enlarged to be read, and the enlargement softens it: a
+    slightly soft photo of it (sharpness 13, between a refused blur and a sharp photo) is read
+    whole, for the arbiter to check, rather than sent back to be taken again."""
+    fx = PhotoEffects(max_tilt_deg=10, max_rotation_deg=10, upside_down=0, size=(1600, 1200),
+                      fill=(0.35, 0.35), blur=(1.2, 1.2), jpeg_quality=(85, 85))
+    photo, _ = render_bulletin(CASES[0], seed=2, effects=fx, jpeg=False)
+    layout = Layout.load()
+    sharpness = cut_fields(find_page(photo, layout).image, layout, 0.09).sharpness
+    assert BLURRED <= sharpness < 15
+    reading = read_bulletin(photo)
+    assert reading.status != FLOUE
+    assert reading.bulletin()["table"] == 12 and reading.bulletin()["word"] == "MAISONS"
+    assert (reading.bulletin()["ref"], reading.bulletin()["score"]) == ("H4", 70)
 
 
 def test_a_page_photographed_from_too_far_is_never_called_blank():
