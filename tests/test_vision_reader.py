@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 
 from vision.decode import Candidate
-from vision.fields import Glyph, cut_fields
+from vision.fields import Glyph
 from vision.layout import Layout
 from vision.page import find_page
-from vision.reader import BLURRED, read_all, read_bulletin, sharpness
+from vision.reader import BLURRED, page_fields, read_all, read_bulletin, sharpness
 from vision.status import FLOUE, ILLISIBLE, NON_TROUVE, OK, PLUSIEURS, SOMBRE, VIERGE
 from vision.stress import TEST_STYLES, stress_photo
 from vision.synth import BulletinContent, PhotoEffects, render_bulletin
@@ -117,7 +117,7 @@ def test_a_small_soft_bulletin_is_read_not_refused_as_blurred():
                       fill=(0.35, 0.35), blur=(1.2, 1.2), jpeg_quality=(85, 85))
     photo, _ = render_bulletin(CASES[0], seed=2, effects=fx, jpeg=False)
     layout = Layout.load()
-    fields = cut_fields(find_page(photo, layout).image, layout, 0.09)
+    fields = page_fields(find_page(photo, layout), layout)
     assert fields.sharpness < 15 and sharpness(fields) >= BLURRED  # 15: the threshold of stop 51
     reading = read_bulletin(photo)
     assert reading.status != FLOUE
@@ -132,7 +132,7 @@ def test_a_dim_photo_is_not_called_blurred_for_its_low_contrast():
     photo = cv2.GaussianBlur(stress_photo("lumiere_faible", CASES[0], TEST_STYLES[0].name, 0),
                              (0, 0), 1.3)
     layout = Layout.load()
-    fields = cut_fields(find_page(photo, layout).image, layout, 0.09)
+    fields = page_fields(find_page(photo, layout), layout)
     assert fields.sharpness < BLURRED <= sharpness(fields) and fields.darkness < 120
     reading = read_bulletin(photo)
     assert reading.status != FLOUE

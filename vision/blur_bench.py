@@ -19,7 +19,6 @@ import cv2
 import numpy as np
 
 from . import reader
-from .fields import cut_fields
 from .layout import Layout
 from .load import load_image
 from .page import find_page
@@ -46,7 +45,7 @@ def measure(n: int, seed: int, conditions: list[str], size: tuple[int, int] | No
             blurs: tuple[float, ...] = EXTRA_BLURS) -> list[BlurReading]:
     """Every photo of ``conditions`` (``n`` bulletins each) under every extra blur, read
     with the game's legal moves and no blur test."""
-    from .bench import FIELDS, TABLES, _flagged, _got, _truth, make_cases
+    from .bench import make_cases
 
     layout = Layout.load()
     cases = make_cases(n, seed)
@@ -58,24 +57,31 @@ def measure(n: int, seed: int, conditions: list[str], size: tuple[int, int] | No
                 photo = stress_photo(name, case.content, case.style, case.seed, size)
                 image = photo if isinstance(photo, np.ndarray) else load_image(photo)
                 for sigma in blurs:
-                    blurred = cv2.GaussianBlur(image, (0, 0), sigma) if sigma else image
-                    _, jpeg = cv2.imencode(".jpg", blurred, [cv2.IMWRITE_JPEG_QUALITY, 85])
-                    shot = cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
-                    try:
-                        page = find_page(shot, layout)
-                    except reader.VisionError:
-                        continue  # not found: nothing for the blur test to decide
-                    exact = page.method == "marqueurs" and page.markers >= 4
-                    fields = cut_fields(page.image, layout, 0.09 if exact else 0.2)
-                    r = reader.read_page(page, case.candidates, case.board, TABLES, layout)
-                    truth, got = _truth(case.content), _got(r)
-                    wrong = [f for f in FIELDS if truth[f] != got[f]]
-                    out.append(BlurReading(name, sigma, fields.sharpness, fields.darkness,
-                                           reader.sharpness(fields), not wrong,
-                                           any(not _flagged(r, f) for f in wrong)))
+                    reading = _read_blurred(name, image, sigma, case, layout)
+                    if reading is not None:
+                        out.append(reading)
     finally:
         reader.BLURRED = kept
     return out
+
+
+def _read_blurred(name: str, image: np.ndarray, sigma: float, case, layout: Layout) -> BlurReading | None:
+    """The photo blurred by ``sigma`` and saved as a phone would, read; ``None`` where the
+    page is not found (nothing for the blur test to decide)."""
+    from .bench import FIELDS, TABLES, _flagged, _got, _truth
+
+    blurred = cv2.GaussianBlur(image, (0, 0), sigma) if sigma else image
+    _, jpeg = cv2.imencode(".jpg", blurred, [cv2.IMWRITE_JPEG_QUALITY, 85])
+    try:
+        page = find_page(cv2.imdecode(jpeg, cv2.IMREAD_COLOR), layout)
+    except reader.VisionError:
+        return None
+    fields = reader.page_fields(page, layout)
+    r = reader.read_page(page, case.candidates, case.board, TABLES, layout)
+    truth, got = _truth(case.content), _got(r)
+    wrong = [f for f in FIELDS if truth[f] != got[f]]
+    return BlurReading(name, sigma, fields.sharpness, fields.darkness, reader.sharpness(fields),
+                       not wrong, any(not _flagged(r, f) for f in wrong))
 
 
 def report(readings: list[BlurReading], threshold: float) -> dict[str, dict[str, int]]:

@@ -881,19 +881,25 @@ def read_page(
     return reading
 
 
+def page_fields(page: Page, layout: Layout) -> Fields:
+    """The page's fields, cut with the slack its finding allows: four markers pin the page;
+    with fewer (a finger on one) or none the rules may be off."""
+    exact = page.method == "marqueurs" and page.markers >= 4
+    return cut_fields(page.image, layout, 0.09 if exact else 0.2)
+
+
 def _read_page(page, candidates, board, tables, layout, recogniser, photo, threshold,
                tesseract, coup, start) -> BulletinReading:
     printed = None
     try:
-        # four markers pin the page; with fewer (a finger on one) or none the rules may be off
-        exact = page.method == "marqueurs" and page.markers >= 4
-        fields: Fields = cut_fields(page.image, layout, 0.09 if exact else 0.2)
+        fields = page_fields(page, layout)
         code = read_code(page.image, layout)  # a personalised bulletin: its table, exactly
         printed = code
         if fields.darkness < DARK_PAPER:
             raise VisionError(SOMBRE, f"papier à {fields.darkness:.0f}/255")
-        if sharpness(fields) < BLURRED:
-            raise VisionError(FLOUE, f"netteté {sharpness(fields):.0f}")
+        sharp = sharpness(fields)
+        if sharp < BLURRED:
+            raise VisionError(FLOUE, f"netteté {sharp:.0f}")
         # a page found by its outline may take in the table it lies on (wood is skin's
         # colour): only the markers pin it well enough to tell a thumb on a box
         covered = covered_boxes(page.image, layout) if page.method == "marqueurs" else []
