@@ -1314,3 +1314,83 @@ def test_a_reference_in_doubt_that_is_not_the_moves_sends_the_score_to_the_arbit
     placed = decode(group_readings(word_cells("USAI", overrides=sure) + comb("ref", "12D", {
         0: {"p": 0.6}}) + comb("score", "8", {0: {"p": 0.995}})), moves)
     assert placed.ref.value == "12D" and _score_unplaced(placed, ["ref"]) == []
+
+
+def _struck_looking(col: int, letter: str, p_struck: float = 0.98, p_letter: float = 0.015) -> CharReading:
+    """A cell the recogniser reads as a struck letter, the letter itself its second reading
+    (a hand whose E carries a bar reaching out of its curves)."""
+    return cell(f"grid:1:{col}", col, "#", p_struck, letter, p_letter)
+
+
+def test_a_letter_read_as_struck_is_read_as_a_letter_when_no_move_spells_the_word_without_it():
+    from vision.decode import decode_word
+
+    moves = [Candidate("D5", "OE", 4), Candidate("H8", "OSE", 6)]
+    cells = word_cells("O", start=11) + [_struck_looking(12, "E")]
+    readings = group_readings(cells + comb("ref", "D5") + comb("score", "4"))
+    assert "".join(c.best for c in readings.word) == "O"  # the struck cell is out of the word
+    plain = decode(readings, moves)
+    assert plain.word.value == "OE" and not plain.exact  # a letter with no cell: flagged
+    kept, d = decode_word(readings, moves)
+    assert d.word.value == "OE" and d.exact and d.legal
+    assert d.word.confidence > 0.95
+    assert [c.col for c in kept.word] == [11, 12] and kept.struck  # still known as struck
+
+
+def test_a_letter_struck_for_good_leaves_the_shorter_legal_word():
+    from vision.decode import decode_word
+
+    moves = [Candidate("H4", "PLAIN", 16), Candidate("H4", "PLAINE", 17)]
+    cells = word_cells("PLAIN", start=3) + [_struck_looking(8, "E", 0.999, 0.0005)]
+    readings = group_readings(cells + comb("ref", "H4") + comb("score", "16"))
+    kept, d = decode_word(readings, moves)
+    assert d.word.value == "PLAIN" and d.exact
+    assert [c.col for c in kept.word] == [3, 4, 5, 6, 7]
+
+
+def test_a_struck_letter_is_not_read_back_for_a_move_that_does_not_line_up():
+    from vision.decode import decode_word
+
+    # no legal move spells the row with or without the struck cell one letter per cell:
+    # the first decoding stands (a letter with no cell, flagged by the reader)
+    moves = [Candidate("H4", "PLAINES", 18)]
+    cells = word_cells("PLAIN", start=3) + [_struck_looking(8, "E")]
+    readings = group_readings(cells + comb("ref", "H4") + comb("score", "18"))
+    kept, d = decode_word(readings, moves)
+    assert not d.exact
+    assert [c.col for c in kept.word] == [3, 4, 5, 6, 7]
+
+
+def test_a_letter_struck_for_good_read_back_leaves_the_word_to_the_arbiter_by_its_score():
+    from vision.decode import decode_word
+    from vision.reader import FLAG_THRESHOLD, _flags, _struck_unconfirmed
+
+    # PLAIN is no move here: the struck E is read back (PLAINE, one letter per cell), but the
+    # player's score is PLAIN's, not PLAINE's: the score, then the word, go to the arbiter
+    moves = [Candidate("H4", "PLAINE", 17), Candidate("H4", "PLAINS", 17)]
+    cells = word_cells("PLAIN", start=3) + [_struck_looking(8, "E")]
+    readings = group_readings(cells + comb("ref", "H4") + comb("score", "16"))
+    kept, d = decode_word(readings, moves)
+    assert d.word.value == "PLAINE" and d.exact
+    flagged = _flags(d, FLAG_THRESHOLD)
+    assert "score" in flagged
+    assert _struck_unconfirmed(kept, flagged) == ["word"]
+
+
+def test_a_score_read_surely_but_not_the_moves_is_flagged_as_a_miscount():
+    from vision.reader import FLAG_THRESHOLD, _miscounted
+
+    moves = [Candidate("H4", "MAISONS", 70), Candidate("H8", "RAISONS", 66)]
+    sure = {0: {"p": 0.999}, 1: {"p": 0.999}}
+    miscounted = decode(group_readings(word_cells("MAISONS") + comb("ref", "H4") + comb("score", "74", sure)),
+                        moves)
+    assert miscounted.score.value == 74 and miscounted.score.confidence < FLAG_THRESHOLD
+    assert _miscounted(miscounted)
+    # a 7 the reader hesitates on, the move's 70 as likely: a reading in doubt, not a miscount
+    unsure = {0: {"p": 0.55, "second": "1", "p2": 0.44}, 1: {"p": 0.999}}
+    hesitant = decode(group_readings(word_cells("MAISONS") + comb("ref", "H4") + comb("score", "70", unsure)),
+                      [Candidate("H4", "MAISONS", 10), Candidate("H8", "RAISONS", 66)])
+    assert hesitant.score.confidence < FLAG_THRESHOLD
+    assert not _miscounted(hesitant)
+    right = decode(group_readings(word_cells("MAISONS") + comb("ref", "H4") + comb("score", "70", sure)), moves)
+    assert not _miscounted(right)

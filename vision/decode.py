@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from engine.board import SIZE, BadReference, Board, Ref
@@ -153,6 +153,8 @@ class Decoded:
     #: hesitates and that value fits it better (flagged), and then only this tells whether
     #: the written score vouched for the move
     score_ink: object = None
+    #: the retained move's letters lined up one to one with the word's cells
+    exact: bool = True
 
 
 #: a struck letter read at least this surely is struck: the word without it is not for the
@@ -193,6 +195,9 @@ class Readings:
     #: look alike (DELPHINE's E, its bar reaching out of the curves: AET read AT, sure), and
     #: nothing of the game checks a raccord letter dropped
     struck_raccord: bool = False
+    #: the word row's cells read as struck letters, left out of ``word`` (see
+    #: :func:`decode_word`, which may read them as letters after all)
+    struck_cells: tuple[CharReading, ...] = ()
 
     @property
     def blank(self) -> bool:
@@ -241,7 +246,7 @@ def group_readings(readings: Iterable[CharReading], word_row_default: int = 1) -
         r.crossed and abs(r.row - word_row) == 1 and cols[0] - 1 <= r.col <= cols[-1] + 1 for r in grid
     )
     return Readings(word, raccord, combs["ref"], combs["score"], combs["table"], struck_unsure, lost,
-                    struck, struck_raccord)
+                    struck, struck_raccord, tuple(r for r in row if r.crossed))
 
 
 #: an empty run of boxes this long at most, between letters of the word, is a letter lost
@@ -333,8 +338,9 @@ def _log_circles(readings: Sequence[CharReading], word: str) -> float:
 
 def free_word(readings: Sequence[CharReading]) -> str:
     """The letters as read (a box whose letter was not seen adds none: only the game may
-    say which it was)."""
-    return "".join(r.best.lower() if r.circled > 0.5 else r.best for r in readings if not r.unread)
+    say which it was; nor does a struck one)."""
+    return "".join(r.best.lower() if r.circled > 0.5 else r.best for r in readings
+                   if not r.unread and not r.crossed)
 
 
 def free_text(readings: Sequence[CharReading]) -> str:
@@ -723,11 +729,44 @@ def decode(
         legal=bmove is not None,
         move=bmove,
         constrained=True,
+        exact=bmove is not None and exact.get(bmove.word, True),
         raccord_confidence=raccord_confidence(r.raccord, bmove, board, not has_ref),
         raccord_likeliest=(likeliest_raccord(r.raccord, bmove, board)
                            if r.raccord and bmove is not None and board is not None else None),
         score_ink=free_score if has_score else None,
     )
+
+
+#: at most this many cells of the word row read as struck are tried as letters (each one is
+#: a second decoding; a row with more is a corrected word, for the arbiter anyway)
+STRUCK_TRIED = 2
+
+
+def decode_word(
+    r: Readings,
+    candidates: Iterable[Candidate] | None = None,
+    board: Board | None = None,
+    tables: Iterable[int] | None = None,
+    table_hidden: bool = True,
+) -> tuple[Readings, Decoded]:
+    """:func:`decode`, and the readings it rests on. A cell of the word row read as a struck
+    letter is left out of the word; where no legal move then spells the word letter for
+    letter, the cell is read as the letter it also resembles: a hand whose letters carry
+    a stroke reaching out of their curves looks struck to a recogniser that never saw it
+    (DELPHINE's E read struck at 0.98: OE read O, OE kept only at the price of a letter
+    with no cell, flagged). The longer word is kept only where its legal move lines up one
+    to one with the cells; the struck cell stays on record (``struck``): a word whose
+    score is not surely read is still for the arbiter (``reader._struck_unconfirmed``), and
+    a letter struck for good changes the score, which then tells the two words apart."""
+    decoded = decode(r, candidates, board, tables, table_hidden)
+    if (candidates is None or not r.struck_cells or len(r.struck_cells) > STRUCK_TRIED
+            or (decoded.legal and decoded.exact)):
+        return r, decoded
+    kept = replace(r, word=sorted([*r.word, *r.struck_cells], key=lambda c: c.col), struck_cells=())
+    again = decode(kept, candidates, board, tables, table_hidden)
+    if again.legal and again.exact:
+        return kept, again
+    return r, decoded
 
 
 def _lik_written(readings: Sequence[CharReading], text: str, k: int, split: bool = False) -> float:
@@ -844,10 +883,12 @@ def _written_field(
 
 
 def _overruled(cells: Sequence[CharReading], word: str) -> bool:
-    """Whether ``word`` (one letter per cell) puts a letter where the reader is sure of another."""
+    """Whether ``word`` (one letter per cell) puts a letter where the reader is sure of another.
+    A cell read as struck holds no letter to contradict: it is in the word only where
+    :func:`decode_word` found nothing else that spells it."""
     if len(cells) != len(word):
         return False
-    return any(cell.p(ch.upper()) < OVERRULED and cell.confidence >= 0.9
+    return any(cell.p(ch.upper()) < OVERRULED and cell.confidence >= 0.9 and not cell.crossed
                for cell, ch in zip(cells, word, strict=True))
 
 

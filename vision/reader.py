@@ -23,6 +23,7 @@ from .decode import (
     Decoded,
     FieldValue,
     decode,
+    decode_word,
     group_readings,
     is_reference,
     one_character_short,
@@ -282,6 +283,7 @@ REASONS = {
     "struck": "lettre barrée non confirmée",
     "rule": "autre champ en doute",  # drawn from the doubts of the other fields
     "illegal": "aucun coup légal ne l'explique",
+    "miscount": "score écrit autre que celui du coup",  # read surely, for the arbiter to sanction
 }
 
 
@@ -301,6 +303,8 @@ def _field_flags(
     why = dict.fromkeys(own, REASONS["own"])
     if "coup_illegal" in why:
         why["coup_illegal"] = REASONS["illegal"]
+    if "score" in why and _miscounted(decoded):
+        why["score"] = REASONS["miscount"]
     for rule, names in (("doubt", _doubtful_fields(fields, groups, word_row)),
                         ("lossy", _lossy_capture(fields, groups)),
                         ("struck", _struck_unconfirmed(groups, own))):
@@ -320,6 +324,24 @@ def _field_flags(
         # (a joker scores nothing), the word flagged and its jokers, none, sure at 0.98
         flagged.append("jokers")
     return {name: why.get(name, REASONS["rule"]) for name in flagged}
+
+
+#: a flagged score differing from the retained move's is called a miscount where the ink
+#: leaves the move's value at most this probability (ink and game together): the written
+#: number is clear, the count is what the arbiter checks
+MISCOUNT_CLEAR = 0.1
+
+
+def _miscounted(decoded: Decoded) -> bool:
+    """Whether the score is flagged for differing from the retained move's, its ink leaving
+    that move's value no chance: a miscount (a warning under the rules), not a hesitation
+    of the reader (14 read beside a move worth 24, the 1 perhaps a 2). The arbiter is told
+    which, so that he checks the count, not the digits."""
+    move, score = decoded.move, decoded.score
+    if move is None or not isinstance(score.value, int) or score.value == move.score:
+        return False
+    legal = max((p for v, p in score.alternatives if v == move.score), default=0.0)
+    return legal <= MISCOUNT_CLEAR
 
 
 def _likeliest_in_doubt(decoded: Decoded, flagged: list[str], marked: Iterable[str] = ()) -> None:
@@ -392,8 +414,9 @@ def _struck_unconfirmed(groups, flagged: list[str]) -> list[str]:
     """The word, when a letter of its row was read as struck and the game could not confirm
     the shorter word: its score is in doubt. A struck letter and a letter
     misread as one (DELPHINE's E, its bar reaching out of the curves, read struck at 0.98)
-    both leave a legal word (VUE read VU, 30 points at A8 where VUE makes 33); only a score
-    read surely, the retained move's, tells them apart."""
+    both leave a legal word (VUE read VU, 30 points at A8 where VUE makes 33), and a letter
+    read back by ``decode.decode_word`` (no move spells the word without it) may have been
+    struck for good; only a score read surely, the retained move's, tells them apart."""
     if groups.struck and groups.word and "score" in flagged:
         return ["word"]
     return []
@@ -941,7 +964,7 @@ def _read_page(page, candidates, board, tables, layout, recogniser, photo, thres
             reading.table = table
             return _with_code(reading, code, tables, coup)
         cands = Candidate.all_of(candidates) if candidates is not None else None
-        decoded = decode(groups, cands, board, tables, "table" in fields.hidden)
+        groups, decoded = decode_word(groups, cands, board, tables, "table" in fields.hidden)
         threshold, table_threshold = _thresholds(threshold, page.method != "marqueurs")
         reasons = _field_flags(decoded, fields, groups, layout.word_row, threshold, table_threshold)
         flagged = list(reasons)
