@@ -1394,3 +1394,21 @@ def test_a_score_read_surely_but_not_the_moves_is_flagged_as_a_miscount():
     assert not _miscounted(hesitant)
     right = decode(group_readings(word_cells("MAISONS") + comb("ref", "H4") + comb("score", "70", sure)), moves)
     assert not _miscounted(right)
+
+
+def test_a_table_in_doubt_names_the_other_table_its_ink_fits():
+    from vision.reader import _table_doubt
+
+    sure = {0: {"p": 0.99}, 1: {"p": 0.99}}
+    word = word_cells("MAISONS") + comb("ref", "H4") + comb("score", "70")
+    pale = decode(group_readings(word + comb("table", "53", sure)), MOVES, tables=range(1, 201),
+                  table_hidden=True)  # a pale pen: a leading 1 may have vanished
+    assert pale.table.value == 53 and pale.table.confidence < 0.95
+    assert _table_doubt(pale.table) == "peut-être 153 (un 1 pâle effacé devant ?)"
+    torn = {0: {"p": 0.55, "second": "7", "p2": 0.44}, 1: {"p": 0.99}}
+    hesitant = decode(group_readings(word + comb("table", "13", torn)), MOVES, tables=range(1, 201),
+                      table_hidden=False)
+    assert _table_doubt(hesitant.table) == "peut-être 73"
+    clear = decode(group_readings(word + comb("table", "53", sure)), MOVES, tables=range(1, 201),
+                   table_hidden=False)
+    assert _table_doubt(clear.table) is None

@@ -305,6 +305,8 @@ def _field_flags(
         why["coup_illegal"] = REASONS["illegal"]
     if "score" in why and _miscounted(decoded):
         why["score"] = REASONS["miscount"]
+    if why.get("table") == REASONS["own"]:
+        why["table"] = _table_doubt(decoded.table) or why["table"]
     for rule, names in (("doubt", _doubtful_fields(fields, groups, word_row)),
                         ("lossy", _lossy_capture(fields, groups)),
                         ("struck", _struck_unconfirmed(groups, own))):
@@ -342,6 +344,27 @@ def _miscounted(decoded: Decoded) -> bool:
         return False
     legal = max((p for v, p in score.alternatives if v == move.score), default=0.0)
     return legal <= MISCOUNT_CLEAR
+
+
+#: a table the ink fits with at least this probability is named to the arbiter beside the
+#: one read
+TABLE_SHOWN = 0.01
+
+
+def _table_doubt(table: FieldValue | None) -> str | None:
+    """What the arbiter is to look at on a table in doubt: the other table of the roster its
+    ink fits (a 7 with a short bar, a 1 or a 7), or the leading 1 a pale pen may have lost
+    on the box's edge (53, or 153). Shown after the value read: « 53 (50 %) : peut-être
+    153 (un 1 pâle effacé devant ?) »."""
+    if table is None or table.value is None:
+        return None
+    rival = next((v for v, p in table.alternatives
+                  if v is not None and v != table.value and p >= TABLE_SHOWN), None)
+    if rival is None:
+        return None
+    if str(rival) == f"1{table.value}":
+        return f"peut-être {rival} (un 1 pâle effacé devant ?)"
+    return f"peut-être {rival}"
 
 
 def _likeliest_in_doubt(decoded: Decoded, flagged: list[str], marked: Iterable[str] = ()) -> None:
