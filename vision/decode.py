@@ -754,10 +754,9 @@ def decode_word(
     letter, the cell is read as the letter it also resembles: a hand whose letters carry
     a stroke reaching out of their curves looks struck to a recogniser that never saw it
     (DELPHINE's E read struck at 0.98: OE read O, OE kept only at the price of a letter
-    with no cell, flagged). The longer word is kept only where its legal move lines up one
-    to one with the cells; the struck cell stays on record (``struck``): a word whose
-    score is not surely read is still for the arbiter (``reader._struck_unconfirmed``), and
-    a letter struck for good changes the score, which then tells the two words apart."""
+    with no cell). The longer word is kept only where its legal move lines up one to one
+    with the cells; the word is still the arbiter's (``reader._struck_read_back``): a
+    letter struck for good whose score was left as the longer word's reads the same."""
     decoded = decode(r, candidates, board, tables, table_hidden)
     if (candidates is None or not r.struck_cells or len(r.struck_cells) > STRUCK_TRIED
             or (decoded.legal and decoded.exact)):

@@ -284,6 +284,7 @@ REASONS = {
     "rule": "autre champ en doute",  # drawn from the doubts of the other fields
     "illegal": "aucun coup légal ne l'explique",
     "miscount": "score écrit autre que celui du coup",  # read surely, for the arbiter to sanction
+    "read_back": "case lue barrée, relue comme lettre du coup",
 }
 
 
@@ -309,7 +310,8 @@ def _field_flags(
         why["table"] = _table_doubt(decoded.table) or why["table"]
     for rule, names in (("doubt", _doubtful_fields(fields, groups, word_row)),
                         ("lossy", _lossy_capture(fields, groups)),
-                        ("struck", _struck_unconfirmed(groups, own))):
+                        ("struck", _struck_unconfirmed(groups, own)),
+                        ("read_back", _struck_read_back(groups))):
         for name in names:
             why.setdefault(name, REASONS[rule])
             if name not in flagged:
@@ -443,6 +445,15 @@ def _struck_unconfirmed(groups, flagged: list[str]) -> list[str]:
     if groups.struck and groups.word and "score" in flagged:
         return ["word"]
     return []
+
+
+def _struck_read_back(groups) -> list[str]:
+    """The word, when a cell the recogniser read as struck was read back as one of its
+    letters (``decode.decode_word``: no legal move spells the word without it). A letter
+    misread as struck (DELPHINE's E) and a letter struck for good, its score left as the
+    longer word's, read alike: the game vouches for the longer word in both, only the
+    arbiter tells which the player meant."""
+    return ["word"] if any(c.crossed for c in groups.word) else []
 
 
 def _cell_keys(groups) -> dict[str, list[str]]:
