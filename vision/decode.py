@@ -187,9 +187,6 @@ class Readings:
     #: either): a letter written one per box may have been lost there (too faint to cut);
     #: ``word`` holds an unread cell in each, so that the legal moves align letter to box
     lost: tuple[int, ...] = ()
-    #: a cell of the word row was read as a struck letter, however surely: only a score read
-    #: surely, the retained move's, confirms that the word is the shorter one
-    struck: bool = False
     #: a cell just above or below the word, within a box of its ends, was read as a struck
     #: letter and left out of the raccord: a raccord letter struck and one misread as struck
     #: look alike (DELPHINE's E, its bar reaching out of the curves: AET read AT, sure), and
@@ -202,6 +199,13 @@ class Readings:
     @property
     def blank(self) -> bool:
         return not (self.word or self.raccord or self.ref or self.score or self.table)
+
+    @property
+    def struck(self) -> bool:
+        """A cell of the word row was read as a struck letter, however surely, left out of
+        the word or read back into it: only a score read surely, the retained move's,
+        confirms which word the player meant."""
+        return bool(self.struck_cells) or any(c.crossed for c in self.word)
 
 
 def group_readings(readings: Iterable[CharReading], word_row_default: int = 1) -> Readings:
@@ -241,12 +245,11 @@ def group_readings(readings: Iterable[CharReading], word_row_default: int = 1) -
         if r.col < (cols[0] if cols else 0):
             index = -(cols[0] - r.col) if cols else 0
         raccord.append((r.row - word_row, index, r))
-    struck = any(r.crossed for r in row)
     struck_raccord = bool(cols) and any(
         r.crossed and abs(r.row - word_row) == 1 and cols[0] - 1 <= r.col <= cols[-1] + 1 for r in grid
     )
     return Readings(word, raccord, combs["ref"], combs["score"], combs["table"], struck_unsure, lost,
-                    struck, struck_raccord, tuple(r for r in row if r.crossed))
+                    struck_raccord, tuple(r for r in row if r.crossed))
 
 
 #: an empty run of boxes this long at most, between letters of the word, is a letter lost
