@@ -848,6 +848,27 @@ def test_a_doubtful_last_cell_that_makes_another_legal_word_is_a_guess():
     assert d.word.value == "MERS" and d.word.confidence > 0.95
 
 
+def test_a_doubtful_last_cell_counted_in_a_sure_score_is_a_letter():
+    """PLEINS in a hand never seen, its S read at 0.49: PLEIN is legal on the same squares,
+    but the score, read surely, is PLEINS's 20 and not PLEIN's 19 — the player counted the
+    letter, which a speck or half a letter is not. The word is not a guess; the same score
+    read in doubt, or one that fits neither move, leaves it one."""
+    moves = [Candidate("2E", "PLEIN", 19), Candidate("2E", "PLEINS", 20)]
+    doubtful_s = {5: {"p": 0.49, "second": "B", "p2": 0.2}}
+    sure = {0: {"p": 0.99}, 1: {"p": 0.99}}
+
+    def read(score: str, digits: dict) -> float:
+        cells = word_cells("PLEINS", overrides=doubtful_s) + comb("ref", "2E", overrides=sure)
+        d = decode(group_readings(cells + comb("score", score, overrides=digits)), moves)
+        assert d.word.value == "PLEINS"
+        return d.word.confidence
+
+    assert read("20", sure) > 0.95
+    assert read("20", {0: {"p": 0.99}, 1: {"p": 0.8, "second": "6", "p2": 0.15}}) <= 0.85
+    assert read("21", sure) <= 0.85  # a miscount: the score settles nothing
+    assert read("19", sure) <= 0.85  # PLEIN's own score: the S may be a speck
+
+
 def test_a_joker_the_circle_reader_surely_did_not_see_is_the_arbiters():
     """ELIS with no circle (circled 0.001 on every cell), the score 21 written: the move ELIs
     (21) explains the score better than ELIS (24), but the ink shows no circle — the game may

@@ -664,7 +664,8 @@ def decode(
         word_conf = min(word_conf, DISAGREE)
     elif not exact.get(bmove.word, True):  # cells and letters did not line up one to one
         word_conf = min(word_conf, 0.8)
-    elif r.lost or _guessed(r.word, bmove, cands) or score_chose or _rival_fits(posterior, bmove, cands):
+    elif (r.lost or _guessed(r.word, bmove, cands, _sure_score(r.score, free_score)) or score_chose
+          or _rival_fits(posterior, bmove, cands)):
         word_conf = min(word_conf, GUESSED)  # a letter the ink does not tell
     ref_field = (
         _written_field(r.ref, free_ref, free.ref.confidence, bmove.ref if bmove else None,
@@ -924,10 +925,12 @@ def _joker_uncircled(cells: Sequence[CharReading], word: str) -> bool:
     )
 
 
-def _guessed(cells: Sequence[CharReading], move: Candidate, cands: Sequence[Candidate]) -> bool:
+def _guessed(cells: Sequence[CharReading], move: Candidate, cands: Sequence[Candidate],
+             score: int | None = None) -> bool:
     """Whether a rival legal word differs from ours only where the reader doubted ours: same
-    place and score, another letter; or our word less a doubtful first or last letter."""
-    if _edge_guessed(cells, move, cands):
+    place and score, another letter; or our word less a doubtful first or last letter that
+    the score read surely (``score``, see :func:`_sure_score`) does not rule out."""
+    if _edge_guessed(cells, move, cands, score):
         return True
     word = move.word.upper()
     for rival in _rivals(move, move.score, cands):
@@ -1075,10 +1078,15 @@ def _misread_digits(read: str, legal: str) -> set[str]:
     return {a for a, b in zip(read, legal, strict=True) if a != b and a.isdigit()}
 
 
-def _edge_guessed(cells: Sequence[CharReading], move: Candidate, cands: Sequence[Candidate]) -> bool:
+def _edge_guessed(cells: Sequence[CharReading], move: Candidate, cands: Sequence[Candidate],
+                  score: int | None = None) -> bool:
     """Whether the word's first or last letter is read under ``GUESS_DOUBT`` and the word
     without it is a legal move on the same squares: that cell may be no letter at all (half
-    of a wide letter across a border, a speck), and MER becomes MERS on its say-so."""
+    of a wide letter across a border, a speck), and MER becomes MERS on its say-so. Unless
+    the score, read surely, is our move's and not the shorter word's: the player counted
+    the letter (MERS written for its 20 points, MER worth 19), which a speck beside the word
+    or half of a letter is not (a miscount landing exactly on the longer word's value, with
+    a speck read as exactly its letter, is the remaining coincidence)."""
     word = move.word.upper()
     if len(cells) != len(word) or len(word) < 3:
         return False
@@ -1093,7 +1101,15 @@ def _edge_guessed(cells: Sequence[CharReading], move: Candidate, cands: Sequence
         row, col = ref.squares(2)[1]  # the shorter word starts one square on
         if row < SIZE and col < SIZE:
             shorter.add((word[1:], str(Ref(row, col, ref.horizontal))))
-    return any((c.word.upper(), c.ref) in shorter for c in cands)
+    return any((c.word.upper(), c.ref) in shorter and not (score == move.score != c.score)
+               for c in cands)
+
+
+def _sure_score(cells: Sequence[CharReading], value: int | None) -> int | None:
+    """The score as its ink reads it where the whole is read at least ``SCORE_DIGIT_SURE``
+    (and so each digit), else None: only such a score may settle what the word's ink
+    leaves open."""
+    return value if value is not None and _text_confidence(cells) >= SCORE_DIGIT_SURE else None
 
 
 def _decode_table(
