@@ -570,6 +570,34 @@ def test_the_jokers_of_a_word_in_doubt_are_in_doubt_too():
     assert "word" not in plain and "jokers" not in plain
 
 
+def test_a_doubtful_score_box_is_settled_by_a_sure_move_whose_score_it_reads():
+    """TENDE at 8H for 24, every field read surely, the score box doubtful (faint ink after
+    the 4, or two cuts read alike: 24 or 124). The score read is the move's, and word and
+    reference place and count that move surely: what the doubt leaves possible is a count
+    off by a digit exactly where the ink hesitates — the score is not flagged. A score that
+    is not the move's, or a move in doubt, leaves the doubt to the arbiter as before."""
+    from types import SimpleNamespace
+
+    from vision.reader import REASONS, _field_flags
+
+    moves = [Candidate("8H", "TENDE", 24), Candidate("H8", "TENDE", 20), Candidate("8H", "TENUE", 24)]
+    sure = {i: {"p": 0.995} for i in range(5)}
+
+    def flags(score: str, word: dict, doubt: str = "score:cut") -> dict[str, str]:
+        groups = group_readings(word_cells("TENDE", overrides=word) + comb("ref", "8H", sure)
+                                + comb("score", score, sure))
+        d = decode(groups, moves)
+        assert (d.word.value, d.ref.value) == ("TENDE", "8H")
+        capture = SimpleNamespace(hidden=set(), doubtful={doubt}, marked={"grid", "ref", "score"})
+        return _field_flags(d, capture, groups, 1, 0.95)
+
+    assert "score" not in flags("24", sure)
+    assert "score" not in flags("24", sure, doubt="score:3")
+    assert flags("25", sure)["score"]  # a miscount: the arbiter sees it, doubt or not
+    doubtful_d = {**sure, 3: {"p": 0.5, "second": "U", "p2": 0.45}}  # TENUE as likely
+    assert flags("24", doubtful_d)["score"] == REASONS["doubt"]
+
+
 def test_a_reference_no_surely_read_field_vouches_for_is_flagged():
     """DOUMA written at H8 for 16 in Steve Hand's violet ink, the 8 read 5 at 0.97 and the 1
     of 16 lost: H5 (DOUMA is worth 14 there), beside a word in doubt and a score 6 that fits

@@ -308,7 +308,9 @@ def _field_flags(
         why["score"] = REASONS["miscount"]
     if why.get("table") == REASONS["own"]:
         why["table"] = _table_doubt(decoded.table) or why["table"]
-    for rule, names in (("doubt", _doubtful_fields(fields, groups, word_row)),
+    doubtful = [name for name in _doubtful_fields(fields, groups, word_row)
+                if not (name == "score" and _score_doubt_settled(decoded, own))]
+    for rule, names in (("doubt", doubtful),
                         ("lossy", _lossy_capture(fields, groups)),
                         ("struck", _struck_unconfirmed(groups, own)),
                         ("read_back", _struck_read_back(groups))):
@@ -328,6 +330,19 @@ def _field_flags(
         # (a joker scores nothing), the word flagged and its jokers, none, sure at 0.98
         flagged.append("jokers")
     return {name: why.get(name, REASONS["rule"]) for name in flagged}
+
+
+def _score_doubt_settled(decoded: Decoded, own: list[str]) -> bool:
+    """Whether a doubtful cell of the score box (faint ink beside the digits, two cuts read
+    alike: 72 or 172, 21 or 211) is settled by the game: the score read surely is the
+    retained move's, and that move is sure on every field that places and counts it (word,
+    jokers, reference or raccord). What the doubt leaves possible is the same number with a
+    digit more or less, a count off by ten or a hundred exactly where the ink hesitates —
+    a player's slip far rarer than the capture's. A move in doubt vouches for nothing (13
+    read 3 in pencil, its 1 on the box's edge, beside GUE misread EUE, worth 3 at O8)."""
+    move = decoded.move
+    return (move is not None and decoded.legal and decoded.score.value == move.score
+            and not {"score", "word", "jokers", "ref", "raccord", "coup_illegal"} & set(own))
 
 
 #: a flagged score differing from the retained move's is called a miscount where the ink
