@@ -1848,7 +1848,10 @@ def _stroke_on_rule_before(
         if x >= first:
             break
         widths = _run_width(raw, rule)
-        usual = usual_edge if i == 0 else float(np.median(widths))
+        # a separator's own width, not its median: a 1 drawn along it over most of its length
+        # makes the median the stroke's (175 written off the boxes, the 1 on the separator
+        # before the 7: 5 px along it, the printed separator 3)
+        usual = usual_edge if i == 0 else min(float(np.median(widths)), 2 * rule.half)
         if _long_run(widths >= usual + max(2.0, 0.5 * usual), run):
             return True
         if i == 0:  # a pencil 1 on the outer edge darkens it without widening it (159 read 59)
