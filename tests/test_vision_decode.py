@@ -1458,7 +1458,7 @@ def test_a_table_in_doubt_names_the_other_table_its_ink_fits():
     pale = decode(group_readings(word + comb("table", "53", sure)), MOVES, tables=range(1, 201),
                   table_hidden=True)  # a pale pen: a leading 1 may have vanished
     assert pale.table.value == 53 and pale.table.confidence < 0.95
-    assert _table_doubt(pale.table) == "peut-être 153 (un 1 pâle effacé devant ?)"
+    assert _table_doubt(pale.table) == "peut-être 153 (un 1 effacé devant ?)"
     torn = {0: {"p": 0.55, "second": "7", "p2": 0.44}, 1: {"p": 0.99}}
     hesitant = decode(group_readings(word + comb("table", "13", torn)), MOVES, tables=range(1, 201),
                       table_hidden=False)

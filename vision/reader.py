@@ -370,9 +370,9 @@ TABLE_SHOWN = 0.01
 
 def _table_doubt(table: FieldValue | None) -> str | None:
     """What the arbiter is to look at on a table in doubt: the other table of the roster its
-    ink fits (a 7 with a short bar, a 1 or a 7), or the leading 1 a pale pen may have lost
-    on the box's edge (53, or 153). Shown after the value read: « 53 (50 %) : peut-être
-    153 (un 1 pâle effacé devant ?) »."""
+    ink fits (a 7 with a short bar, a 1 or a 7), or the leading 1 a pale pen, or a stroke
+    along the box's edge or a separator, may have lost (53, or 153). Shown after the value
+    read: « 53 (50 %) : peut-être 153 (un 1 effacé devant ?) »."""
     if table is None or table.value is None:
         return None
     rival = next((v for v, p in table.alternatives
@@ -380,7 +380,7 @@ def _table_doubt(table: FieldValue | None) -> str | None:
     if rival is None:
         return None
     if str(rival) == f"1{table.value}":
-        return f"peut-être {rival} (un 1 pâle effacé devant ?)"
+        return f"peut-être {rival} (un 1 effacé devant ?)"
     return f"peut-être {rival}"
 
 
