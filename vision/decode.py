@@ -664,8 +664,9 @@ def decode(
         word_conf = min(word_conf, DISAGREE)
     elif not exact.get(bmove.word, True):  # cells and letters did not line up one to one
         word_conf = min(word_conf, 0.8)
-    elif (r.lost or _guessed(r.word, bmove, cands, _sure_score(r.score, free_score)) or score_chose
-          or _rival_fits(posterior, bmove, cands)):
+    elif (r.lost or score_chose or _rival_fits(posterior, bmove, cands)
+          or _guessed(r.word, bmove, cands,  # a score the ink alone reads surely may settle it
+                      free.score.value if free.score.confidence >= SCORE_DIGIT_SURE else None)):
         word_conf = min(word_conf, GUESSED)  # a letter the ink does not tell
     ref_field = (
         _written_field(r.ref, free_ref, free.ref.confidence, bmove.ref if bmove else None,
@@ -929,7 +930,8 @@ def _guessed(cells: Sequence[CharReading], move: Candidate, cands: Sequence[Cand
              score: int | None = None) -> bool:
     """Whether a rival legal word differs from ours only where the reader doubted ours: same
     place and score, another letter; or our word less a doubtful first or last letter that
-    the score read surely (``score``, see :func:`_sure_score`) does not rule out."""
+    the score read surely (``score``: its ink alone at ``SCORE_DIGIT_SURE`` at least) does not
+    rule out."""
     if _edge_guessed(cells, move, cands, score):
         return True
     word = move.word.upper()
@@ -1103,13 +1105,6 @@ def _edge_guessed(cells: Sequence[CharReading], move: Candidate, cands: Sequence
             shorter.add((word[1:], str(Ref(row, col, ref.horizontal))))
     return any((c.word.upper(), c.ref) in shorter and not (score == move.score != c.score)
                for c in cands)
-
-
-def _sure_score(cells: Sequence[CharReading], value: int | None) -> int | None:
-    """The score as its ink reads it where the whole is read at least ``SCORE_DIGIT_SURE``
-    (and so each digit), else None: only such a score may settle what the word's ink
-    leaves open."""
-    return value if value is not None and _text_confidence(cells) >= SCORE_DIGIT_SURE else None
 
 
 def _decode_table(

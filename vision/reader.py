@@ -341,8 +341,8 @@ def _score_doubt_settled(decoded: Decoded, own: list[str]) -> bool:
     a player's slip far rarer than the capture's. A move in doubt vouches for nothing (13
     read 3 in pencil, its 1 on the box's edge, beside GUE misread EUE, worth 3 at O8)."""
     move = decoded.move
-    return (move is not None and decoded.legal and decoded.score.value == move.score
-            and not {"score", "word", "jokers", "ref", "raccord", "coup_illegal"} & set(own))
+    return (move is not None and decoded.score.value == move.score
+            and not {"score", "word", "jokers", "ref", "raccord"} & set(own))
 
 
 #: a flagged score differing from the retained move's is called a miscount where the ink
