@@ -291,8 +291,39 @@ def test_a_raccord_letter_where_the_grid_has_none_is_flagged():
     wrong = decode(group_readings(base + [stray]), moves, board)
     assert wrong.raccord == "I" and wrong.raccord_confidence == 0.0
     assert "raccord" in _flags(wrong, FLAG_THRESHOLD)
-    pale = decode(group_readings(base + [cell("grid:2:3", 3, "C", p=0.6, row=2)]), moves, board)
-    assert "raccord" in _flags(pale, FLAG_THRESHOLD)  # the grid's letter, but read unsurely
+    torn = decode(group_readings(base + [cell("grid:2:3", 3, "C", p=0.45, second="G", p2=0.4,
+                                              row=2)]), moves, board)
+    assert "raccord" in _flags(torn, FLAG_THRESHOLD)  # the grid's letter, or a G: the ink hesitates
+    other = decode(group_readings(base + [cell("grid:2:3", 3, "G", p=0.6, second="C", p2=0.3,
+                                               row=2)]), moves, board)
+    assert "raccord" in _flags(other, FLAG_THRESHOLD)  # the ink prefers another letter
+
+
+def test_a_raccord_letter_the_ink_prefers_clearly_is_the_grid_letter_copied():
+    """A player copies the grid's letters: a raccord letter read first as the grid's letter at
+    its place, clearly ahead of the next one, is that letter even at 0.6 (before, the product
+    of the ink's own probabilities flagged the raccord of a bulletin read right); a pale
+    letter the ink does not tell apart, a letter read under ``INK_MIN``, stay flagged."""
+    from engine.board import Board
+    from vision.reader import FLAG_THRESHOLD, _flags
+
+    board = Board()
+    for i, ch in enumerate("CHAT"):  # CHAT at H4..H7
+        board.cells[7][3 + i] = ch
+    moves = [Candidate("G4", "RIEN", 12), Candidate("I4", "RIEN", 12)]
+    base = word_cells("RIEN", start=3) + comb("ref", "G4") + comb("score", "12")
+
+    def raccord(*cells: CharReading):
+        return decode(group_readings(base + list(cells)), moves, board)
+
+    clear = raccord(cell("grid:2:3", 3, "C", p=0.6, second="G", p2=0.1, row=2),
+                    cell("grid:2:4", 4, "H", p=0.7, row=2))
+    assert clear.raccord == "CH" and clear.raccord_confidence > 0.99
+    assert "raccord" not in _flags(clear, FLAG_THRESHOLD)
+    faint = raccord(cell("grid:2:3", 3, "C", p=0.25, second="G", p2=0.05, row=2))
+    assert "raccord" in _flags(faint, FLAG_THRESHOLD)  # first, but the ink says little
+    close = raccord(cell("grid:2:3", 3, "C", p=0.5, second="G", p2=0.3, row=2))
+    assert "raccord" in _flags(close, FLAG_THRESHOLD)  # not twice the next letter
 
 
 def test_a_word_placed_by_a_doubtful_raccord_alone_flags_the_missing_reference():

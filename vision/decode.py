@@ -399,13 +399,32 @@ def raccord_confidence(
     pairs = _under_raccord(raccord, cand, board)
     if pairs is None:
         return 0.0
-    conf = math.prod(reading.p(tile.upper()) if tile else 0.0 for reading, tile in pairs)
+    conf = math.prod(_raccord_letter_sure(reading, tile) for reading, tile in pairs)
     # a raccord read shorter than the rule wants is sanctioned by the correction (warning, or
     # no location at all): where the grid beside the move has a letter the reading lacks, the
     # capture may have lost it (AS read A), and a sanction nobody looked at must not follow
     if locates and len(raccord) < RACCORD_LETTERS and _more_raccord(raccord, cand, board):
         conf = min(conf, DISAGREE)
     return conf
+
+
+def _raccord_letter_sure(reading: CharReading, tile: str | None) -> float:
+    """How sure a raccord letter is the grid letter ``tile`` under it for the move retained.
+    A player copies the grid's letters (``P_RACCORD_OK``): where the ink reads that letter
+    first, at ``INK_MIN`` at least and ``INK_MARGIN`` times its next letter, the copy is the
+    likelier explanation and the letter is sure (an L read 0.62 against an I at 0.2 is the L
+    of the grid, not a slip landing on an I); where the ink hesitates or prefers another
+    letter, its own probability of the grid letter stays the confidence (a stray mark read
+    as a letter must not be made sure by the grid). No grid letter there: nothing copied."""
+    if not tile:
+        return 0.0
+    grid = tile.upper()
+    p = reading.p(grid)
+    runner_up = max((q for ch, q in reading.probs.items() if ch != grid), default=0.0)
+    if reading.best != grid or p < INK_MIN or p < INK_MARGIN * runner_up:
+        return p
+    slip = (1 - P_RACCORD_OK) / (LETTER_K - 1)
+    return P_RACCORD_OK * p / (P_RACCORD_OK * p + slip * (1 - p))
 
 
 def likeliest_raccord(
