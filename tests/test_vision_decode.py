@@ -436,6 +436,41 @@ def test_a_struck_letter_read_unsurely_sends_the_word_to_the_arbiter():
     assert not groups.struck_unsure and "word" not in _doubtful_fields(empty, groups, 1)
 
 
+def test_a_cell_read_unsurely_struck_is_settled_by_a_sure_score_the_longer_word_lacks():
+    """PLAIN at 8H for 24, a cell after the N read struck at 0.9 (a letter struck, or an E
+    with a bar through it misread as struck). The player who wrote PLAINE counted PLAINE; the
+    score read surely is PLAIN's and no legal word spelled with a letter in that cell is worth
+    it: the word is not flagged. It still is where PLAINE is worth 24 too, where the score is
+    PLAINE's, where the cell is circled (a joker scores nothing), or where the score is in
+    doubt."""
+    from types import SimpleNamespace
+
+    from vision.reader import REASONS, _field_flags
+
+    sure = {i: {"p": 0.995} for i in range(5)}
+    capture = SimpleNamespace(hidden=set(), doubtful=set(), marked={"grid", "ref", "score"})
+
+    def flags(moves: list[Candidate], score: str, circled: float = 0.02,
+              score_cells: dict | None = None) -> dict[str, str]:
+        struck = cell("grid:1:7", 7, "#", 0.9, circled=circled)
+        groups = group_readings(word_cells("PLAIN", overrides=sure) + [struck]
+                                + comb("ref", "8H", {0: {"p": 0.995}, 1: {"p": 0.995}})
+                                + comb("score", score, score_cells or {0: {"p": 0.995}, 1: {"p": 0.995}}))
+        assert groups.struck_unsure
+        d = decode(groups, moves)
+        assert d.move.ref == "8H"
+        return _field_flags(d, capture, groups, 1, 0.95, cands=moves)
+
+    plain = [Candidate("8H", "PLAIN", 24), Candidate("8H", "PLAINE", 26), Candidate("H8", "PLAIN", 20)]
+    assert "word" not in flags(plain, "24")
+    same = [Candidate("8H", "PLAIN", 24), Candidate("8H", "PLAINS", 24)]
+    assert flags(same, "24")["word"] == REASONS["doubt"]  # PLAINS as likely, for the same 24
+    assert "word" in flags(plain, "26")  # the longer word's count: the struck cell its E?
+    assert flags(plain, "24", circled=0.8)["word"] == REASONS["doubt"]
+    doubtful = {0: {"p": 0.6, "second": "7", "p2": 0.3}, 1: {"p": 0.995}}
+    assert "word" in flags(plain, "24", score_cells=doubtful)
+
+
 def test_a_faint_cell_beside_the_word_sends_the_raccord_to_the_arbiter():
     """MEDUSAT with an A written above its S, touching it, under two fingers: the A left as
     a faint trace (a doubtful cell), no raccord read. A doubtful cell just above or below the

@@ -7,7 +7,7 @@ result, so the kiosk can show a clear message for each photo.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -199,12 +199,13 @@ class BulletinReading:
         }
 
 
-def _doubtful_fields(fields: Fields, groups, word_row: int) -> list[str]:
+def _doubtful_fields(fields: Fields, groups, word_row: int, struck_settled: bool = False) -> list[str]:
     """Fields with a doubtful cell (faint ink: a letter or digit possibly missed; a digit cut
     short or across a separator), and the word when a cell reads, not surely, as a struck
-    letter or a box inside it holds no glyph; the raccord when such a cell lies just above
-    or below the word (a raccord letter touching the word's, left as a faint trace: MEDUSAT
-    read with no raccord where an A was written)."""
+    letter (unless the game settled it: ``struck_settled``) or a box inside it holds no
+    glyph; the raccord when such a cell lies just above or below the word (a raccord letter
+    touching the word's, left as a faint trace: MEDUSAT read with no raccord where an A was
+    written)."""
     names = []
     for key in sorted(fields.doubtful):
         name = key.split(":")[0]
@@ -219,7 +220,7 @@ def _doubtful_fields(fields: Fields, groups, word_row: int) -> list[str]:
             names.append("word")
         elif abs(int(row) - word_row) == 1:
             names.append("raccord")
-    if groups.struck_unsure:  # a struck letter, or a letter misread as one
+    if groups.struck_unsure and not struck_settled:  # a struck letter, or a letter misread as one
         names.append("word")
     if groups.lost:  # an empty box inside the word: a letter not seen, guessed by the game
         names.append("word")
@@ -290,7 +291,7 @@ REASONS = {
 
 def _field_flags(
     decoded: Decoded, fields: Fields, groups, word_row: int, threshold: float,
-    table_threshold: float | None = None,
+    table_threshold: float | None = None, cands: Sequence[Candidate] | None = None,
 ) -> dict[str, str]:
     """The fields sent to the arbiter, in order, each with why (``REASONS``): the decoder's
     doubts, then the capture's, then those
@@ -308,7 +309,8 @@ def _field_flags(
         why["score"] = REASONS["miscount"]
     if why.get("table") == REASONS["own"]:
         why["table"] = _table_doubt(decoded.table) or why["table"]
-    doubtful = [name for name in _doubtful_fields(fields, groups, word_row)
+    settled = _struck_doubt_settled(decoded, groups, own, cands or ())
+    doubtful = [name for name in _doubtful_fields(fields, groups, word_row, settled)
                 if not (name == "score" and _score_doubt_settled(decoded, own))]
     for rule, names in (("doubt", doubtful),
                         ("lossy", _lossy_capture(fields, groups)),
@@ -330,6 +332,31 @@ def _field_flags(
         # (a joker scores nothing), the word flagged and its jokers, none, sure at 0.98
         flagged.append("jokers")
     return {name: why.get(name, REASONS["rule"]) for name in flagged}
+
+
+def _struck_doubt_settled(decoded: Decoded, groups, own: list[str], cands: Sequence[Candidate]) -> bool:
+    """Whether the cells of the word row read, not surely, as struck letters are settled by
+    the game: the score read surely is the retained move's, that move is sure on every field
+    that places and counts it, and no legal word spelled with one of those cells read as a
+    letter is worth that score. A letter misread as struck (DELPHINE's E, its bar reaching
+    out of the curves: PLEINS read PLEIN·S) leaves the player's count, the longer word's,
+    beside the shorter one; a letter struck for good leaves the shorter word's, which the
+    move has. Not for a cell the reader also sees circled (a joker scores nothing: a longer
+    word, even one no move spells, would be worth the same), nor with no move."""
+    move = decoded.move
+    if (move is None or not groups.struck_cells or decoded.score.value != move.score
+            or {"score", "word", "jokers", "ref", "raccord"} & set(own)):
+        return False
+    cols = [r.col for r in groups.word]
+    word = move.word.upper()
+    for cell in groups.struck_cells:
+        if cell.circled >= 0.5:
+            return False
+        index = sum(col < cell.col for col in cols)
+        if any(len(c.word) == len(word) + 1 and c.score == move.score
+               and (c.word[:index] + c.word[index + 1:]).upper() == word for c in cands):
+            return False
+    return True
 
 
 def _score_doubt_settled(decoded: Decoded, own: list[str]) -> bool:
@@ -1015,7 +1042,8 @@ def _read_page(page, candidates, board, tables, layout, recogniser, photo, thres
         cands = Candidate.all_of(candidates) if candidates is not None else None
         groups, decoded = decode_word(groups, cands, board, tables, "table" in fields.hidden)
         threshold, table_threshold = _thresholds(threshold, page.method != "marqueurs")
-        reasons = _field_flags(decoded, fields, groups, layout.word_row, threshold, table_threshold)
+        reasons = _field_flags(decoded, fields, groups, layout.word_row, threshold, table_threshold,
+                               cands)
         flagged = list(reasons)
         _likeliest_in_doubt(decoded, flagged, fields.marked)
         status = A_VERIFIER if flagged else OK
