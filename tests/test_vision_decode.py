@@ -1512,7 +1512,8 @@ def test_a_score_read_surely_but_not_the_moves_is_flagged_as_a_miscount():
                       [Candidate("H4", "MAISONS", 10), Candidate("H8", "RAISONS", 66)])
     assert hesitant.score.confidence < FLAG_THRESHOLD
     assert not _miscounted(hesitant)
-    right = decode(group_readings(word_cells("MAISONS") + comb("ref", "H4") + comb("score", "70", sure)), moves)
+    right = decode(group_readings(word_cells("MAISONS") + comb("ref", "H4") + comb("score", "70", sure)),
+                   moves)
     assert not _miscounted(right)
 
 

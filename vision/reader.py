@@ -344,8 +344,7 @@ def _struck_doubt_settled(decoded: Decoded, groups, own: list[str], cands: Seque
     move has. Not for a cell the reader also sees circled (a joker scores nothing: a longer
     word, even one no move spells, would be worth the same), nor with no move."""
     move = decoded.move
-    if (move is None or not groups.struck_cells or decoded.score.value != move.score
-            or {"score", "word", "jokers", "ref", "raccord"} & set(own)):
+    if not groups.struck_cells or not _sure_move_scored(decoded, own):
         return False
     cols = [r.col for r in groups.word]
     word = move.word.upper()
@@ -367,6 +366,13 @@ def _score_doubt_settled(decoded: Decoded, own: list[str]) -> bool:
     digit more or less, a count off by ten or a hundred exactly where the ink hesitates —
     a player's slip far rarer than the capture's. A move in doubt vouches for nothing (13
     read 3 in pencil, its 1 on the box's edge, beside GUE misread EUE, worth 3 at O8)."""
+    return _sure_move_scored(decoded, own)
+
+
+def _sure_move_scored(decoded: Decoded, own: list[str]) -> bool:
+    """Whether the retained move is sure on every field that places and counts it (word,
+    jokers, reference or raccord, score: none in the decoder's own doubts ``own``) and the
+    score read is that move's: the game's word on a doubt of the capture."""
     move = decoded.move
     return (move is not None and decoded.score.value == move.score
             and not {"score", "word", "jokers", "ref", "raccord"} & set(own))
