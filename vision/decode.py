@@ -420,8 +420,7 @@ def _raccord_letter_sure(reading: CharReading, tile: str | None) -> float:
         return 0.0
     grid = tile.upper()
     p = reading.p(grid)
-    runner_up = max((q for ch, q in reading.probs.items() if ch != grid), default=0.0)
-    if reading.best != grid or p < INK_MIN or p < INK_MARGIN * runner_up:
+    if reading.best != grid or p < INK_MIN or _ink_margin([reading]) < INK_MARGIN:
         return p
     slip = (1 - P_RACCORD_OK) / (LETTER_K - 1)
     return P_RACCORD_OK * p / (P_RACCORD_OK * p + slip * (1 - p))

@@ -309,9 +309,11 @@ def _field_flags(
         why["score"] = REASONS["miscount"]
     if why.get("table") == REASONS["own"]:
         why["table"] = _table_doubt(decoded.table) or why["table"]
-    settled = _struck_doubt_settled(decoded, groups, own, cands or ())
-    doubtful = [name for name in _doubtful_fields(fields, groups, word_row, settled)
-                if not (name == "score" and _score_doubt_settled(decoded, own))]
+    sure_move = _sure_move_scored(decoded, own)
+    struck_settled = (sure_move and bool(groups.struck_cells)  # not those read back in the word
+                      and not _longer_word_fits(groups, decoded.move, cands or ()))
+    doubtful = [name for name in _doubtful_fields(fields, groups, word_row, struck_settled)
+                if not (name == "score" and sure_move)]
     for rule, names in (("doubt", doubtful),
                         ("lossy", _lossy_capture(fields, groups)),
                         ("struck", _struck_unconfirmed(groups, own)),
@@ -334,48 +336,38 @@ def _field_flags(
     return {name: why.get(name, REASONS["rule"]) for name in flagged}
 
 
-def _struck_doubt_settled(decoded: Decoded, groups, own: list[str], cands: Sequence[Candidate]) -> bool:
-    """Whether the cells of the word row read, not surely, as struck letters are settled by
-    the game: the score read surely is the retained move's, that move is sure on every field
-    that places and counts it, and no legal word spelled with one of those cells read as a
-    letter is worth that score. A letter misread as struck (DELPHINE's E, its bar reaching
-    out of the curves: PLEINS read PLEIN·S) leaves the player's count, the longer word's,
-    beside the shorter one; a letter struck for good leaves the shorter word's, which the
-    move has. Not for a cell the reader also sees circled (a joker scores nothing: a longer
-    word, even one no move spells, would be worth the same), nor with no move."""
+def _sure_move_scored(decoded: Decoded, own: list[str]) -> bool:
+    """Whether the game settles a doubt of the capture: the retained move is sure on every
+    field that places and counts it (word, jokers, reference or raccord, score: none in the
+    decoder's own doubts ``own``) and the score read is that move's. A doubtful cell of the
+    score box (faint ink beside the digits, two cuts read alike: 72 or 172) then leaves
+    possible only a count off by ten or a hundred exactly where the ink hesitates, a player's
+    slip far rarer than the capture's; a cell of the word row read unsurely as struck, only
+    a longer word worth that score (:func:`_longer_word_fits`). A move in doubt vouches for
+    nothing (13 read 3 in pencil, its 1 on the box's edge, beside GUE misread EUE, worth 3
+    at O8)."""
     move = decoded.move
-    if not groups.struck_cells or not _sure_move_scored(decoded, own):
-        return False
+    return (move is not None and decoded.score.value == move.score
+            and not {"score", "word", "jokers", "ref", "raccord"} & set(own))
+
+
+def _longer_word_fits(groups, move: Candidate, cands: Sequence[Candidate]) -> bool:
+    """Whether a cell of the word row read as struck may be a letter of the word after all,
+    for the retained move's score: a legal word spelled with a letter in that cell is worth
+    it, or the cell is seen circled (a joker scores nothing: a longer word, even one no move
+    spells, would be worth the same). A letter misread as struck (DELPHINE's E, its bar
+    reaching out of the curves: PLEINS read PLEIN·S) leaves the player's count, the longer
+    word's, beside the shorter one; a letter struck for good leaves the shorter word's."""
     cols = [r.col for r in groups.word]
     word = move.word.upper()
     for cell in groups.struck_cells:
         if cell.circled >= 0.5:
-            return False
+            return True
         index = sum(col < cell.col for col in cols)
         if any(len(c.word) == len(word) + 1 and c.score == move.score
                and (c.word[:index] + c.word[index + 1:]).upper() == word for c in cands):
-            return False
-    return True
-
-
-def _score_doubt_settled(decoded: Decoded, own: list[str]) -> bool:
-    """Whether a doubtful cell of the score box (faint ink beside the digits, two cuts read
-    alike: 72 or 172, 21 or 211) is settled by the game: the score read surely is the
-    retained move's, and that move is sure on every field that places and counts it (word,
-    jokers, reference or raccord). What the doubt leaves possible is the same number with a
-    digit more or less, a count off by ten or a hundred exactly where the ink hesitates —
-    a player's slip far rarer than the capture's. A move in doubt vouches for nothing (13
-    read 3 in pencil, its 1 on the box's edge, beside GUE misread EUE, worth 3 at O8)."""
-    return _sure_move_scored(decoded, own)
-
-
-def _sure_move_scored(decoded: Decoded, own: list[str]) -> bool:
-    """Whether the retained move is sure on every field that places and counts it (word,
-    jokers, reference or raccord, score: none in the decoder's own doubts ``own``) and the
-    score read is that move's: the game's word on a doubt of the capture."""
-    move = decoded.move
-    return (move is not None and decoded.score.value == move.score
-            and not {"score", "word", "jokers", "ref", "raccord"} & set(own))
+            return True
+    return False
 
 
 #: a flagged score differing from the retained move's is called a miscount where the ink
