@@ -456,6 +456,34 @@ def test_a_table_character_much_wider_and_taller_than_the_others_is_doubtful():
     assert _wide_in_table(table((31, 12), (47, 41))) == set()  # beside a 1 only
 
 
+def test_two_tall_strokes_side_by_side_in_a_table_cell_are_doubtful_beside_other_digits():
+    """161 written off the boxes in Gros's hand (stress seed 409, `hors_cases`): « 16 » in
+    the middle cell, the 1 two columns apart from the 6, the last 1 alone in the next cell;
+    the pair, only 1.29 times as wide as the writer's other digits, was read 6 at 0.98: 61,
+    unflagged. Two tall strokes side by side in one cell are two digits, whatever the table's
+    other cells hold; one stroke, or strokes one above the other (a 5's flag), are one."""
+    from vision.fields import Glyph, _side_by_side_in_table
+
+    blank = np.zeros((8, 8), np.float32)
+
+    def glyph(col: int, image: np.ndarray) -> Glyph:
+        return Glyph("table", 0, col, image, blank, 0.1, 49.6)
+
+    pair = np.zeros((51, 38), np.float32)
+    pair[4:50, 1:8] = 1  # the 1
+    pair[2:50, 11:37] = 1  # the 6, its own stroke
+    pair[14:36, 18:30] = 0
+    one = np.zeros((38, 20), np.float32)
+    one[0:38, 6:14] = 1
+    assert _side_by_side_in_table({"table": {1: glyph(1, pair), 2: glyph(2, one)}}) == {"table:1"}
+    assert _side_by_side_in_table({"table": {1: glyph(1, pair)}}) == {"table:1"}  # alone too
+    five = np.zeros((50, 30), np.float32)
+    five[0:6, 5:30] = 1  # the flag, apart above the rest
+    five[10:50, 0:28] = 1
+    assert _side_by_side_in_table({"table": {1: glyph(1, five), 2: glyph(2, one)}}) == set()
+    assert _side_by_side_in_table({"table": {2: glyph(2, one)}, "score": {0: glyph(0, pair)}}) == set()
+
+
 def test_a_flat_stroke_just_above_the_box_makes_the_digit_under_it_reach_the_edge():
     """171 with the 7's bar written over the box's top edge: the bar is left outside the box
     and the upright alone reads 1 (111, sure). A flat pen stroke just above the edge, over

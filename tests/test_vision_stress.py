@@ -228,7 +228,10 @@ def test_the_silent_errors_of_a_longer_stress_run_are_flagged():
       first 2 in the same box: one glyph "12" read 2, 22 at 0.979;
     - 175 off the boxes in Steve Hand's hand, the 1 drawn along the separator before the 7
       over most of its length, erased with it: 75 at 0.982 (the separator's median width was
-      the stroke's, so nothing looked wider than usual)."""
+      the stroke's, so nothing looked wider than usual);
+    - 161 off the boxes in Gros's hand, « 16 » in the middle cell, the 1 two columns apart
+      from the 6 (a pair only 1.29 times the writer's width), the last 1 alone: 61 at
+      0.982."""
     from dataclasses import replace
 
     from vision.bench import TABLES, _got, _truth, make_cases
@@ -281,7 +284,8 @@ def test_the_silent_errors_of_a_longer_stress_run_are_flagged():
              (298, "perspective_forte", 5, "raccord"), (300, "encres_couleur", 23, "raccord"),
              (300, "crayon_dur", 17, "word"), (300, "crayon_sur_le_bord", 7, "table"),
              (320, "crayon_sombre_courbe", 34, "table"), (323, "hors_cases", 34, "score"),
-             (332, "hors_cases", 36, "table"), (392, "hors_cases", 7, "table"))
+             (332, "hors_cases", 36, "table"), (392, "hors_cases", 7, "table"),
+             (409, "hors_cases", 20, "table"))
     for seed, condition, index, wrong in found:
         case = make_cases(40, seed)[index]
         if CONDITIONS[condition].one_on_edge:

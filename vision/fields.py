@@ -2122,10 +2122,9 @@ def _lone_wide_table(combs: dict[str, dict[int, Glyph]]) -> set[str]:
     """The table's cell when the table is read as a single character much wider than the
     writer's others (``WIDE_PAIR``, 1s aside), or much wider for its height (``WIDE_ASPECT``):
     two digits written touching in one cell, with no gap to cut them at, read as one (91
-    read 9, 55 read 5, 28 read 8, sure at 0.99); or made of two
-    tall strokes side by side (``_side_by_side``), however narrow. A table of one digit is
-    written as narrow as the writer's other digits; only the table is concerned, since the
-    game checks the reference and the score."""
+    read 9, 55 read 5, 28 read 8, sure at 0.99). A table of one digit is written as narrow as
+    the writer's other digits; only the table is concerned, since the game checks the
+    reference and the score."""
     table = combs.get("table", {})
     if len(table) != 1:
         return set()
@@ -2138,9 +2137,16 @@ def _lone_wide_table(combs: dict[str, dict[int, Glyph]]) -> set[str]:
             return {f"table:{c}"}
         if w / h >= WIDE_ASPECT * float(np.median([ow / oh for oh, ow in others])):
             return {f"table:{c}"}  # as wide for its height: a smaller hand's two digits
-    if _side_by_side(glyph.image):
-        return {f"table:{c}"}
     return set()
+
+
+def _side_by_side_in_table(combs: dict[str, dict[int, Glyph]]) -> set[str]:
+    """The table's cells holding two tall strokes side by side (``_side_by_side``), however
+    narrow: two digits in one cell that the cut left together, the second too narrow or too
+    pale to widen the glyph much (88 off the boxes: 1.16 times the writer's width, read 8
+    at 0.988), or a 1 beside a digit in the middle cell of a number written off the boxes
+    (161: « 16 » in one cell, the 1 apart from the 6 by two columns, read 6 at 0.98: 61)."""
+    return {f"table:{c}" for c, glyph in combs.get("table", {}).items() if _side_by_side(glyph.image)}
 
 
 #: a character of a table this many times as wide as the table's other digits (1s aside)
@@ -2324,6 +2330,7 @@ def cut_fields(bgr: np.ndarray, layout: Layout, tolerance: float = 0.09) -> Fiel
                        for rc, image in cut.pale_loops.items()}
     touching_one = _plausible_cuts(combs, alternatives, apart)
     doubtful |= _short_characters(combs) | _across_separators(combs, layout, size) | _lone_wide_table(combs)
+    doubtful |= _side_by_side_in_table(combs)
     if "table" not in alternatives and "table" not in touching_one:
         doubtful |= _wide_in_table(combs)
     gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
