@@ -471,6 +471,37 @@ def test_a_cell_read_unsurely_struck_is_settled_by_a_sure_score_the_longer_word_
     assert "word" in flags(plain, "24", score_cells=doubtful)
 
 
+def test_letters_read_surely_struck_flag_the_word_when_the_longer_word_is_worth_the_score_too():
+    """DAMEE at K11 for 20 in DELPHINE's hand (stress seed 411, thin ballpoint), both E read
+    struck surely and left out: DAM is legal at 5C for 20 as well, and was read at 0.9999
+    beside a reference misread. A longer legal word with letters in the struck cells, worth
+    the score read, sends the word to the arbiter; where the score read is the shorter
+    word's only, the score tells a letter struck for good, and the word stays as read."""
+    from types import SimpleNamespace
+
+    from vision.reader import REASONS, _field_flags
+
+    sure = {i: {"p": 0.995} for i in range(3)}
+    capture = SimpleNamespace(hidden=set(), doubtful=set(), marked={"grid", "ref", "score"})
+
+    def flags(moves: list[Candidate], score: str) -> dict[str, str]:
+        struck = [cell("grid:1:5", 5, "#", 0.99), cell("grid:1:6", 6, "#", 0.99)]
+        groups = group_readings(word_cells("DAM", overrides=sure) + struck
+                                + comb("ref", "5C", {0: {"p": 0.995}, 1: {"p": 0.995}})
+                                + comb("score", score, {0: {"p": 0.995}, 1: {"p": 0.995}}))
+        assert [r.best for r in groups.word] == list("DAM") and not groups.struck_unsure
+        d = decode(groups, moves)
+        assert d.word.value == "DAM" and d.move.ref == "5C"
+        return _field_flags(d, capture, groups, 1, 0.95, cands=moves)
+
+    both = [Candidate("5C", "DAM", 20), Candidate("K11", "DAMEE", 20), Candidate("K11", "DAME", 18)]
+    assert flags(both, "20")["word"] == REASONS["struck"]
+    apart = [Candidate("5C", "DAM", 20), Candidate("K11", "DAMEE", 22), Candidate("K11", "DAME", 18)]
+    assert "word" not in flags(apart, "20")
+    one = [Candidate("5C", "DAM", 20), Candidate("K11", "DAMEE", 22), Candidate("K11", "DAME", 20)]
+    assert flags(one, "20")["word"] == REASONS["struck"]  # one E struck for good, one misread
+
+
 def test_a_faint_cell_beside_the_word_sends_the_raccord_to_the_arbiter():
     """MEDUSAT with an A written above its S, touching it, under two fingers: the A left as
     a faint trace (a doubtful cell), no raccord read. A doubtful cell just above or below the

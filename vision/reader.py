@@ -9,6 +9,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from itertools import combinations
 from pathlib import Path
 
 import cv2
@@ -311,12 +312,13 @@ def _field_flags(
         why["table"] = _table_doubt(decoded.table) or why["table"]
     sure_move = _sure_move_scored(decoded, own)
     struck_settled = (sure_move and bool(groups.struck_cells)  # not those read back in the word
-                      and not _longer_word_fits(groups, decoded.move, cands or ()))
+                      and not _longer_word_fits(groups, decoded.move, cands or (), decoded.score.value))
     doubtful = [name for name in _doubtful_fields(fields, groups, word_row, struck_settled)
                 if not (name == "score" and sure_move)]
     for rule, names in (("doubt", doubtful),
                         ("lossy", _lossy_capture(fields, groups)),
                         ("struck", _struck_unconfirmed(groups, own)),
+                        ("struck", _struck_longer_word(groups, decoded, cands or ())),
                         ("read_back", _struck_read_back(groups))):
         for name in names:
             why.setdefault(name, REASONS[rule])
@@ -351,23 +353,39 @@ def _sure_move_scored(decoded: Decoded, own: list[str]) -> bool:
             and not {"score", "word", "jokers", "ref", "raccord"} & set(own))
 
 
-def _longer_word_fits(groups, move: Candidate, cands: Sequence[Candidate]) -> bool:
-    """Whether a cell of the word row read as struck may be a letter of the word after all,
-    for the retained move's score: a legal word spelled with a letter in that cell is worth
-    it, or the cell is seen circled (a joker scores nothing: a longer word, even one no move
-    spells, would be worth the same). A letter misread as struck (DELPHINE's E, its bar
-    reaching out of the curves: PLEINS read PLEIN·S) leaves the player's count, the longer
-    word's, beside the shorter one; a letter struck for good leaves the shorter word's."""
+def _longer_word_fits(groups, move: Candidate, cands: Sequence[Candidate], score: int | None) -> bool:
+    """Whether cells of the word row read as struck may be letters of the word after all, for
+    the ``score`` read (None: any score): a legal word spelled with letters in some of those
+    cells is worth it, or a cell is seen circled (a joker scores nothing: a longer word, even
+    one no move spells, would be worth the same). A letter misread as struck (DELPHINE's E,
+    its bar reaching out of the curves: PLEINS read PLEIN·S) leaves the player's count, the
+    longer word's, beside the shorter one; a letter struck for good leaves the shorter word's."""
+    if any(cell.circled >= 0.5 for cell in groups.struck_cells):
+        return True
     cols = [r.col for r in groups.word]
     word = move.word.upper()
-    for cell in groups.struck_cells:
-        if cell.circled >= 0.5:
-            return True
-        index = sum(col < cell.col for col in cols)
-        if any(len(c.word) == len(word) + 1 and c.score == move.score
-               and (c.word[:index] + c.word[index + 1:]).upper() == word for c in cands):
-            return True
+    for k in range(1, len(groups.struck_cells) + 1):
+        for struck in combinations(groups.struck_cells, k):
+            spelled = sorted([*cols, *(cell.col for cell in struck)])
+            inserted = {spelled.index(cell.col) for cell in struck}
+            if any(len(c.word) == len(word) + k and (score is None or c.score == score)
+                   and "".join(ch for i, ch in enumerate(c.word) if i not in inserted).upper() == word
+                   for c in cands):
+                return True
     return False
+
+
+def _struck_longer_word(groups, decoded: Decoded, cands: Sequence[Candidate]) -> list[str]:
+    """The word, when cells of its row read surely as struck were left out and a longer legal
+    word, with letters in them, is worth the score read as well (:func:`_longer_word_fits`):
+    the score, which tells a letter struck for good from one misread as struck, does not here
+    (DAMEE at K11 for 20 in DELPHINE's hand, both E read struck: DAM, legal at 5C for 20 too,
+    beside a reference misread, at 0.9999)."""
+    move = decoded.move
+    if (groups.struck_cells and move is not None
+            and _longer_word_fits(groups, move, cands, decoded.score.value)):
+        return ["word"]
+    return []
 
 
 #: a flagged score differing from the retained move's is called a miscount where the ink
