@@ -500,6 +500,16 @@ def test_letters_read_surely_struck_flag_the_word_when_the_longer_word_is_worth_
     assert "word" not in flags(apart, "20")
     one = [Candidate("5C", "DAM", 20), Candidate("K11", "DAMEE", 22), Candidate("K11", "DAME", 20)]
     assert flags(one, "20")["word"] == REASONS["struck"]  # one E struck for good, one misread
+    # more struck cells than the decoder tries as letters: a corrected word, the arbiter's
+    from vision.reader import _longer_word_fits
+
+    three = group_readings(word_cells("DAM", overrides=sure)
+                           + [cell(f"grid:1:{c}", c, "#", 0.99) for c in (5, 6, 7)])
+    assert len(three.struck_cells) == 3
+    assert _longer_word_fits(three, Candidate("5C", "DAM", 20), apart, 20)
+    assert not _longer_word_fits(group_readings(word_cells("DAM", overrides=sure)
+                                                + [cell("grid:1:5", 5, "#", 0.99)]),
+                                 Candidate("5C", "DAM", 20), apart, 20)
 
 
 def test_a_faint_cell_beside_the_word_sends_the_raccord_to_the_arbiter():

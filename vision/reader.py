@@ -20,6 +20,7 @@ from engine.board import Board
 from .cover import BOXES, covered_boxes
 from .decode import (
     DISAGREE,
+    STRUCK_TRIED,
     Candidate,
     Decoded,
     FieldValue,
@@ -361,6 +362,8 @@ def _longer_word_fits(groups, move: Candidate, cands: Sequence[Candidate], score
     its bar reaching out of the curves: PLEINS read PLEIN·S) leaves the player's count, the
     longer word's, beside the shorter one; a letter struck for good leaves the shorter word's."""
     if any(cell.circled >= 0.5 for cell in groups.struck_cells):
+        return True
+    if len(groups.struck_cells) > STRUCK_TRIED:  # a corrected word: for the arbiter anyway
         return True
     cols = [r.col for r in groups.word]
     word = move.word.upper()
