@@ -833,8 +833,8 @@ def test_a_letter_low_in_the_readers_choices_does_not_choose_between_two_legal_w
     P 0.01): CITA is as legal at the same place for the same score, and C is ten times P, but
     fourth of the reader's choices; its order there means nothing: the word is a guess,
     flagged (it was CITA, sure at 0.98). Where C is the reader's second choice (Z 0.6, C 0.3)
-    and P is left sixty times behind it, it is read, as before (thirty times behind, PITA
-    keeps ``WORD_RIVAL`` of the posterior: flagged)."""
+    and P is left sixty times behind it, it is still read at less than even odds
+    (``GUESS_FLOOR``): a guess, flagged; read first at 0.55 with P as far, it is read."""
     from vision.reader import FLAG_THRESHOLD
 
     def first(probs: dict[str, float]) -> CharReading:
@@ -848,9 +848,38 @@ def test_a_letter_low_in_the_readers_choices_does_not_choose_between_two_legal_w
                                    + tail), moves)
     assert fourth.word.value == "CITA" and fourth.word.confidence < FLAG_THRESHOLD
     second = decode(group_readings([first({"Z": 0.6, "C": 0.3, "P": 0.005})] + tail), moves)
-    assert second.word.value == "CITA" and second.word.confidence >= FLAG_THRESHOLD
+    assert second.word.value == "CITA" and second.word.confidence < FLAG_THRESHOLD
+    read = decode(group_readings([first({"C": 0.55, "Z": 0.35, "P": 0.005})] + tail), moves)
+    assert read.word.value == "CITA" and read.word.confidence >= FLAG_THRESHOLD
     near = decode(group_readings([first({"Z": 0.6, "C": 0.3, "P": 0.01})] + tail), moves)
     assert near.word.value == "CITA" and near.word.confidence < FLAG_THRESHOLD
+
+
+def test_a_letter_read_at_less_than_even_odds_does_not_choose_between_two_legal_words():
+    """PANSEE written under a camera shake (stress seed 420, `bouge`, DKG's hand): the S
+    blurred, read N 0.38, M 0.16, W 0.12, the S at 0.002. PANNEE is as legal at 7I for the
+    same 21 points, and N was 166 times S: PANNEE passed at 0.993, the player's word changed
+    unseen. A letter the reader gives less than even odds is not read, whatever the ratio:
+    the word is a guess, flagged. The same N read at 0.6 chooses."""
+    from vision.reader import FLAG_THRESHOLD
+
+    def fourth_letter(probs: dict[str, float]) -> CharReading:
+        allowed = ALLOWED["grid"]
+        rest = (1 - sum(probs.values())) / (len(allowed) - len(probs))
+        return CharReading("grid:1:5", 5, 1, {c: probs.get(c, rest) for c in allowed}, 0.02)
+
+    moves = [Candidate("7I", "PANNEE", 21), Candidate("7I", "PANSEE", 21),
+             Candidate("B5", "PANNEE", 12), Candidate("B5", "PANSEE", 12)]
+    tail = comb("ref", "7I") + comb("score", "21", {i: {"p": 0.99} for i in range(2)})
+    head, end = word_cells("PAN", start=2), word_cells("EE", start=6)
+
+    def read(probs: dict[str, float]):
+        return decode(group_readings(head + [fourth_letter(probs)] + end + tail), moves)
+
+    blurred = read({"N": 0.38, "M": 0.16, "W": 0.12, "V": 0.05, "S": 0.002})
+    assert blurred.word.value == "PANNEE" and blurred.word.confidence < FLAG_THRESHOLD
+    clear = read({"N": 0.6, "M": 0.16, "W": 0.12, "S": 0.002})
+    assert clear.word.value == "PANNEE" and clear.word.confidence >= FLAG_THRESHOLD
 
 
 def test_a_letter_on_its_boxs_side_rule_does_not_choose_between_two_legal_words():

@@ -234,7 +234,9 @@ def test_the_silent_errors_of_a_longer_stress_run_are_flagged():
       0.982;
     - DAMEE at K11 for 20 in Delphine's hand (thin ballpoint, cumul), both E read struck
       surely and left out: DAM, legal at 5C for 20 too, at 0.9999 beside a reference
-      misread."""
+      misread;
+    - PANSEE at 7I for 21 under a camera shake (DKG's hand), the S blurred and read N at
+      0.38 (M 0.16, W 0.12, S 0.002): PANNEE, legal at 7I for 21 too, at 0.993."""
     from dataclasses import replace
 
     from vision.bench import TABLES, _got, _truth, make_cases
@@ -288,7 +290,8 @@ def test_the_silent_errors_of_a_longer_stress_run_are_flagged():
              (300, "crayon_dur", 17, "word"), (300, "crayon_sur_le_bord", 7, "table"),
              (320, "crayon_sombre_courbe", 34, "table"), (323, "hors_cases", 34, "score"),
              (332, "hors_cases", 36, "table"), (392, "hors_cases", 7, "table"),
-             (409, "hors_cases", 20, "table"), (411, "bille_fine", 5, "word"), (411, "cumul", 5, "word"))
+             (409, "hors_cases", 20, "table"), (411, "bille_fine", 5, "word"), (411, "cumul", 5, "word"),
+             (420, "bouge", 33, "word"))
     for seed, condition, index, wrong in found:
         case = make_cases(40, seed)[index]
         if CONDITIONS[condition].one_on_edge:

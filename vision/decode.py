@@ -50,6 +50,11 @@ GUESS_DOUBT = 0.7
 #: both legal at the same place for the same score, was sure at 0.98)
 GUESS_RATIO = 10.0
 GUESS_RANK = 2
+#: … and is read at least this surely: a letter the reader gives less than even odds, its
+#: probability spread over several shapes, is not read whatever the ratio (a blurred S read
+#: N at 0.38, M 0.16, W 0.12, the S at 0.002: PANNEE for PANSEE, both legal at 7I for 21,
+#: sure at 0.993)
+GUESS_FLOOR = 0.5
 #: confidence cap of a word whose letter the game chose where the ink does not tell (a rival
 #: legal word differs there, or the box's letter was not seen)
 GUESSED = 0.85
@@ -1070,14 +1075,15 @@ def _doubted(cell: CharReading, ours: str, rival: str) -> bool:
     under ``GUESS_DOUBT``, and either circled (a joker's letter: the circle's ink muddles it), or
     below the reader's ``GUESS_RANK`` first choices for the box (on a hand never seen, the
     order of the letters further down means little), or not preferred ``GUESS_RATIO`` times
-    to the rival's letter."""
+    to the rival's letter, or read under ``GUESS_FLOOR``."""
     p = cell.p(ours)
     if cell.on_side_rule and p < SIDE_RULE_SURE and sum(q > cell.p(rival) for q in cell.probs.values()) <= 1:
         return True  # the rival's letter next after ours: what the rule took may tell them apart
     if p >= GUESS_DOUBT:
         return False
     above = sum(q > p for q in cell.probs.values())
-    return cell.circled >= 0.5 or above >= GUESS_RANK or p < GUESS_RATIO * cell.p(rival)
+    return (cell.circled >= 0.5 or above >= GUESS_RANK or p < GUESS_FLOOR
+            or p < GUESS_RATIO * cell.p(rival))
 
 
 def one_character_short(read: object, legal: object) -> bool:
