@@ -43,17 +43,15 @@ OVERRULED = 0.05
 #: two: on a hand never seen, the runner-up letters' order means little (a circled A read
 #: O at 0.5, A nowhere: SoLIVE for SaLIVE, sure at 0.999)
 GUESS_DOUBT = 0.7
-#: … unless the letter is in no circle, is among the reader's ``GUESS_RANK`` first choices
-#: for the box, and is preferred this many times to the rival word's letter there: an I read
-#: 0.56 where the rival has an S at 0.01 is read, not guessed; a C read fourth at 0.11 (Q
-#: 0.22, J 0.18, G 0.12) where the rival has a P at 0.01 is not read at all (CITA for PITA,
-#: both legal at the same place for the same score, was sure at 0.98)
+#: … unless the letter is in no circle, is read at least ``GUESS_FLOOR`` (even odds: a
+#: letter whose probability is spread over several shapes is not read, nor one the reader
+#: ranks below two others, which leaves it under a third), and is preferred this many times
+#: to the rival word's letter there: an I read 0.56 where the rival has an S at 0.01 is
+#: read, not guessed; a C read fourth at 0.11 (Q 0.22, J 0.18, G 0.12) where the rival has a
+#: P at 0.01 is not (CITA for PITA, both legal at the same place for the same score, was
+#: sure at 0.98), nor a blurred S read N at 0.38 (M 0.16, W 0.12) where the rival has the S
+#: at 0.002 (PANNEE for PANSEE, both legal at 7I for 21, was sure at 0.993)
 GUESS_RATIO = 10.0
-GUESS_RANK = 2
-#: … and is read at least this surely: a letter the reader gives less than even odds, its
-#: probability spread over several shapes, is not read whatever the ratio (a blurred S read
-#: N at 0.38, M 0.16, W 0.12, the S at 0.002: PANNEE for PANSEE, both legal at 7I for 21,
-#: sure at 0.993)
 GUESS_FLOOR = 0.5
 #: confidence cap of a word whose letter the game chose where the ink does not tell (a rival
 #: legal word differs there, or the box's letter was not seen)
@@ -1073,17 +1071,15 @@ def _doubted(cell: CharReading, ours: str, rival: str) -> bool:
     """Whether the reader leaves the cell between our letter and a rival word's: reaching
     its box's side rule, read under ``SIDE_RULE_SURE`` with the rival's letter next; or read
     under ``GUESS_DOUBT``, and either circled (a joker's letter: the circle's ink muddles it), or
-    below the reader's ``GUESS_RANK`` first choices for the box (on a hand never seen, the
-    order of the letters further down means little), or not preferred ``GUESS_RATIO`` times
-    to the rival's letter, or read under ``GUESS_FLOOR``."""
+    under ``GUESS_FLOOR`` (on a hand never seen, a letter given less than even odds, let alone
+    one the reader ranks below others, is not read), or not preferred ``GUESS_RATIO`` times
+    to the rival's letter."""
     p = cell.p(ours)
     if cell.on_side_rule and p < SIDE_RULE_SURE and sum(q > cell.p(rival) for q in cell.probs.values()) <= 1:
         return True  # the rival's letter next after ours: what the rule took may tell them apart
     if p >= GUESS_DOUBT:
         return False
-    above = sum(q > p for q in cell.probs.values())
-    return (cell.circled >= 0.5 or above >= GUESS_RANK or p < GUESS_FLOOR
-            or p < GUESS_RATIO * cell.p(rival))
+    return cell.circled >= 0.5 or p < GUESS_FLOOR or p < GUESS_RATIO * cell.p(rival)
 
 
 def one_character_short(read: object, legal: object) -> bool:
