@@ -41,6 +41,14 @@ def word_cells(word: str, start: int = 2, overrides: dict | None = None) -> list
     return out
 
 
+def spread_cell(col: int, probs: dict[str, float]) -> CharReading:
+    """A grid cell of row 1 read with these probabilities, the rest shared evenly (a reader
+    that hesitates among several shapes)."""
+    allowed = ALLOWED["grid"]
+    rest = (1 - sum(probs.values())) / (len(allowed) - len(probs))
+    return CharReading(f"grid:1:{col}", col, 1, {c: probs.get(c, rest) for c in allowed}, 0.02)
+
+
 def comb(field: str, text: str, overrides: dict | None = None) -> list[CharReading]:
     overrides = overrides or {}
     return [cell(f"{field}:{i}", i, ch, row=0, **overrides.get(i, {})) for i, ch in enumerate(text)]
@@ -837,21 +845,16 @@ def test_a_letter_low_in_the_readers_choices_does_not_choose_between_two_legal_w
     (``GUESS_FLOOR``): a guess, flagged; read first at 0.55 with P as far, it is read."""
     from vision.reader import FLAG_THRESHOLD
 
-    def first(probs: dict[str, float]) -> CharReading:
-        allowed = ALLOWED["grid"]
-        rest = (1 - sum(probs.values())) / (len(allowed) - len(probs))
-        return CharReading("grid:1:2", 2, 1, {c: probs.get(c, rest) for c in allowed}, 0.02)
-
     moves = [Candidate("G3", "CITA", 9), Candidate("G3", "PITA", 9)]
     tail = word_cells("ITA", start=3) + comb("ref", "G3") + comb("score", "9", {0: {"p": 0.99}})
-    fourth = decode(group_readings([first({"Q": 0.22, "J": 0.18, "G": 0.12, "C": 0.11, "P": 0.01})]
+    fourth = decode(group_readings([spread_cell(2, {"Q": 0.22, "J": 0.18, "G": 0.12, "C": 0.11, "P": 0.01})]
                                    + tail), moves)
     assert fourth.word.value == "CITA" and fourth.word.confidence < FLAG_THRESHOLD
-    second = decode(group_readings([first({"Z": 0.6, "C": 0.3, "P": 0.005})] + tail), moves)
+    second = decode(group_readings([spread_cell(2, {"Z": 0.6, "C": 0.3, "P": 0.005})] + tail), moves)
     assert second.word.value == "CITA" and second.word.confidence < FLAG_THRESHOLD
-    read = decode(group_readings([first({"C": 0.55, "Z": 0.35, "P": 0.005})] + tail), moves)
+    read = decode(group_readings([spread_cell(2, {"C": 0.55, "Z": 0.35, "P": 0.005})] + tail), moves)
     assert read.word.value == "CITA" and read.word.confidence >= FLAG_THRESHOLD
-    near = decode(group_readings([first({"Z": 0.6, "C": 0.3, "P": 0.01})] + tail), moves)
+    near = decode(group_readings([spread_cell(2, {"Z": 0.6, "C": 0.3, "P": 0.01})] + tail), moves)
     assert near.word.value == "CITA" and near.word.confidence < FLAG_THRESHOLD
 
 
@@ -863,18 +866,13 @@ def test_a_letter_read_at_less_than_even_odds_does_not_choose_between_two_legal_
     the word is a guess, flagged. The same N read at 0.6 chooses."""
     from vision.reader import FLAG_THRESHOLD
 
-    def fourth_letter(probs: dict[str, float]) -> CharReading:
-        allowed = ALLOWED["grid"]
-        rest = (1 - sum(probs.values())) / (len(allowed) - len(probs))
-        return CharReading("grid:1:5", 5, 1, {c: probs.get(c, rest) for c in allowed}, 0.02)
-
     moves = [Candidate("7I", "PANNEE", 21), Candidate("7I", "PANSEE", 21),
              Candidate("B5", "PANNEE", 12), Candidate("B5", "PANSEE", 12)]
     tail = comb("ref", "7I") + comb("score", "21", {i: {"p": 0.99} for i in range(2)})
     head, end = word_cells("PAN", start=2), word_cells("EE", start=6)
 
     def read(probs: dict[str, float]):
-        return decode(group_readings(head + [fourth_letter(probs)] + end + tail), moves)
+        return decode(group_readings(head + [spread_cell(5, probs)] + end + tail), moves)
 
     blurred = read({"N": 0.38, "M": 0.16, "W": 0.12, "V": 0.05, "S": 0.002})
     assert blurred.word.value == "PANNEE" and blurred.word.confidence < FLAG_THRESHOLD
