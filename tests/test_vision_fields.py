@@ -150,7 +150,7 @@ def test_the_light_strokes_of_a_digit_pressed_dark_at_its_foot_are_kept():
     stroke with its foot, mostly clear, so only its clear pixels were kept (the foot and a
     few dots along the curve), and 24 was read 4. Its light curve, beyond the clear foot's
     fringe, is a stroke too; a clear stroke's own fringe is not."""
-    from vision.fields import INK_THRESHOLD, LOW_INK, SEED_INK, ink_mask
+    from vision.ink import INK_THRESHOLD, LOW_INK, SEED_INK, ink_mask
 
     sub = np.zeros((60, 120), np.float32)
     cv2.line(sub, (20, 10), (35, 45), 0.22, 2)  # the light diagonal of the 2 …
@@ -267,8 +267,8 @@ def test_a_pale_table_written_from_its_second_cell_may_hide_a_1_in_the_first():
 def test_a_word_row_darker_than_the_rows_beside_it_is_a_pale_word():
     """A word too pale for any one cell still darkens a run of its row against the same
     columns of the rows beside it; light across the page cancels out, a speck does not make
-    a word (``fields._pale_row``: a bulletin with it is read by the arbiter, not zeroed)."""
-    from vision.fields import _pale_row
+    a word (``faint.pale_row``: a bulletin with it is read by the arbiter, not zeroed)."""
+    from vision.faint import pale_row
 
     rng = np.random.default_rng(3)
     size, rows, cols = 40, 3, 17
@@ -279,19 +279,19 @@ def test_a_word_row_darker_than_the_rows_beside_it_is_a_pale_word():
     paper = 0.01 + 0.02 * yy / (rows * size) + 0.015 * xx / (cols * size)
     paper += rng.normal(0, 0.03, paper.shape).astype(np.float32)
     near = np.zeros(paper.shape, bool)
-    assert _pale_row(paper, near, cells, (0, 0), 4, word_row=1) == set()
+    assert pale_row(paper, near, cells, (0, 0), 4, word_row=1) == set()
     speck = paper.copy()
     speck[size + 10 : size + 20, 8 * size + 10 : 8 * size + 20] += 0.3  # one dot in one cell
-    assert _pale_row(speck, near, cells, (0, 0), 4, word_row=1) == set()
+    assert pale_row(speck, near, cells, (0, 0), 4, word_row=1) == set()
     word = paper.copy()
     word[size : 2 * size, 4 * size : 10 * size] += 0.006  # six letters, each too pale to see
-    assert _pale_row(word, near, cells, (0, 0), 4, word_row=1) == {(1, c) for c in range(4, 10)}
+    assert pale_row(word, near, cells, (0, 0), 4, word_row=1) == {(1, c) for c in range(4, 10)}
     # on the last row of a grid, one row beside it: the noise is measured along the word's
     # own row (the word included), so a word must be a little darker to be seen
     last, two_rows = paper[: 2 * size].copy(), [cell for cell in cells if cell[0] < 2]
-    assert _pale_row(last, near[: 2 * size], two_rows, (0, 0), 4, word_row=1) == set()
+    assert pale_row(last, near[: 2 * size], two_rows, (0, 0), 4, word_row=1) == set()
     last[size:, 4 * size : 10 * size] += 0.015
-    found = _pale_row(last, near[: 2 * size], two_rows, (0, 0), 4, word_row=1)
+    found = pale_row(last, near[: 2 * size], two_rows, (0, 0), 4, word_row=1)
     assert found == {(1, c) for c in range(4, 10)}
 
 
@@ -306,20 +306,20 @@ def test_a_digit_much_shorter_than_the_writers_others_is_a_piece():
     """The lead-in of a 1 cut off by a separator is a short stroke of its own, read as a 1
     (15 → 115): a character of a numbered box under half the height of the writer's others
     there makes its box doubtful; digits of one height do not."""
-    from vision.fields import _short_characters
+    from vision.comb_doubts import short_characters
 
     even = {"table": {0: _digit(0, 10, 20, 40), 1: _digit(1, 50, 22, 42)},
             "score": {0: _digit(0, 10, 24, 38), 1: _digit(1, 50, 8, 41)}}  # a 1 is narrow, not short
-    assert _short_characters(even) == set()
+    assert short_characters(even) == set()
     piece = {"table": {0: _digit(0, 10, 18, 16), 1: _digit(1, 50, 22, 42), 2: _digit(2, 90, 22, 40)},
              "score": {0: _digit(0, 10, 24, 38)}}
-    assert _short_characters(piece) == {"table:0"}
+    assert short_characters(piece) == {"table:0"}
 
 
 def test_a_short_piece_close_to_a_digit_is_offered_joined_to_it():
     """A 1's long lead-in left apart from its upright (13 read 113): the table gets a second
     cut with the piece joined to it; digits of one height, or far apart, get none."""
-    from vision.fields import _joined
+    from vision.comb import join_pieces
 
     # stats rows: x, y, width, height, area (label 0 is the background)
     stats = np.array([[0, 0, 0, 0, 0],
@@ -327,14 +327,14 @@ def test_a_short_piece_close_to_a_digit_is_offered_joined_to_it():
                       [105, 28, 11, 37, 185],  # the upright
                       [123, 28, 40, 35, 897]])  # the 3
     chars = [([1], None), ([2], None), ([3], None)]
-    assert _joined(chars, stats, 45.0) == [([1, 2], None), ([3], None)]
+    assert join_pieces(chars, stats, 45.0) == [([1, 2], None), ([3], None)]
     even = np.array([[0, 0, 0, 0, 0], [60, 28, 20, 36, 300], [105, 28, 11, 37, 185],
                      [123, 28, 40, 35, 897]])
-    assert _joined(chars, even, 45.0) is None  # three digits of one height
+    assert join_pieces(chars, even, 45.0) is None  # three digits of one height
     apart = stats.copy()
     apart[1, 0] = 50  # the short piece 31 px (0.7 of the box) from the upright
-    assert _joined(chars, apart, 45.0) is None
-    assert _joined([([1], (77, 90)), ([2], None)], stats, 45.0) is None  # a cut part stays cut
+    assert join_pieces(chars, apart, 45.0) is None
+    assert join_pieces([([1], (77, 90)), ([2], None)], stats, 45.0) is None  # a cut part stays cut
 
 
 def test_a_one_split_off_a_character_a_little_wider_than_the_others_is_offered_apart():
@@ -342,7 +342,8 @@ def test_a_one_split_off_a_character_a_little_wider_than_the_others_is_offered_a
     1.33 times as wide as the writer's others. A second cut that takes a 1's width off it is
     returned apart (a count of digits in doubt); cutting a character no wider into two
     halves is no cut; a character one and a half times as wide keeps its second cut."""
-    from vision.fields import Glyph, _plausible_cuts
+    from vision.comb_doubts import plausible_cuts
+    from vision.fields import Glyph
 
     def g(field: str, col: int, h: int, w: int) -> Glyph:
         return Glyph(field, 0, col, np.ones((h, w), np.float32), np.zeros((8, 8), np.float32), 0.1, 45.0)
@@ -354,20 +355,20 @@ def test_a_one_split_off_a_character_a_little_wider_than_the_others_is_offered_a
 
     one_off = {0: g("table", 0, 36, 10), 1: g("table", 1, 37, 26), 2: g("table", 2, 42, 20)}
     alternatives = {"table": dict(one_off)}
-    assert _plausible_cuts(combs(36), alternatives) == {"table": one_off}
+    assert plausible_cuts(combs(36), alternatives) == {"table": one_off}
     assert alternatives == {}
     halves = {"table": {0: g("table", 0, 37, 18), 1: g("table", 1, 37, 18), 2: g("table", 2, 42, 20)}}
-    assert _plausible_cuts(combs(36), halves) == {} and halves == {}
+    assert plausible_cuts(combs(36), halves) == {} and halves == {}
     wide = {"table": {0: g("table", 0, 37, 20), 1: g("table", 1, 37, 22), 2: g("table", 2, 42, 20)}}
-    assert _plausible_cuts(combs(42), wide) == {} and list(wide) == ["table"]
+    assert plausible_cuts(combs(42), wide) == {} and list(wide) == ["table"]
     # 127 in Steve Hand's wide digits, the 2 and the 7 written close in one cell: one
     # character 1.31 times as wide as the others; a second cut parting strokes that do not
     # touch is kept from 1.2 times on, one cutting a stroke across is not
     close = {"table": {0: g("table", 0, 32, 21), 1: g("table", 1, 41, 25), 2: g("table", 2, 42, 20)}}
     kept = dict(close)  # 36 against the others' 27
-    assert _plausible_cuts(combs(36), kept, {"table"}) == {} and list(kept) == ["table"]
+    assert plausible_cuts(combs(36), kept, {"table"}) == {} and list(kept) == ["table"]
     cut_across = dict(close)
-    assert _plausible_cuts(combs(36), cut_across) == {} and cut_across == {}
+    assert plausible_cuts(combs(36), cut_across) == {} and cut_across == {}
     # 77 off the boxes, the first 7's bar across the second's: a table read as one character
     # 1.33 times as wide as the others (40), its second cut through the crossing bars. A table
     # of one digit is as narrow as the writer's others: the cut is kept from 1.2 times on,
@@ -375,10 +376,10 @@ def test_a_one_split_off_a_character_a_little_wider_than_the_others_is_offered_a
     others = {"ref": {0: g("ref", 0, 50, 48), 1: g("ref", 1, 50, 29)},
               "score": {0: g("score", 0, 39, 44), 1: g("score", 1, 39, 36)}}
     merged = {"table": {0: g("table", 0, 39, 28), 1: g("table", 1, 51, 25)}}
-    assert _plausible_cuts({"table": {1: g("table", 1, 54, 53)}, **others}, merged) == {}
+    assert plausible_cuts({"table": {1: g("table", 1, 54, 53)}, **others}, merged) == {}
     assert list(merged) == ["table"]
     single = {"table": {0: g("table", 0, 39, 20), 1: g("table", 1, 51, 24)}}
-    assert _plausible_cuts({"table": {1: g("table", 1, 54, 44)}, **others}, single) == {}
+    assert plausible_cuts({"table": {1: g("table", 1, 54, 44)}, **others}, single) == {}
     assert single == {}
     # 55 off the boxes in Breip's hand, one character 48 wide, beside a score whose 4 and 9
     # touch (one character 80 wide, offered a second cut itself): that one is no measure of
@@ -388,20 +389,20 @@ def test_a_one_split_off_a_character_a_little_wider_than_the_others_is_offered_a
              "score": {1: g("score", 1, 48, 80)}}
     both = {"table": {0: g("table", 0, 48, 25), 1: g("table", 1, 39, 21)},
             "score": {0: g("score", 0, 44, 32), 2: g("score", 2, 44, 38)}}
-    assert _plausible_cuts(breip, both) == {} and sorted(both) == ["score", "table"]
+    assert plausible_cuts(breip, both) == {} and sorted(both) == ["score", "table"]
 
 
 def test_a_second_cut_between_strokes_is_told_from_one_across_a_stroke():
     """The second cut of 127's 2 and 7 runs between their strokes (no stroke is in both
     parts); a cut through a 0's single stroke is across it."""
-    from vision.fields import _at_gaps
+    from vision.comb import at_gaps
 
     labels = np.zeros((10, 30), np.int32)
     labels[2:8, 2:10] = 1  # the 2
     labels[2:8, 11:20] = 2  # the 7, 1 px apart
-    assert _at_gaps([([1, 2], (0, 11)), ([1, 2], (11, 30))], labels)
-    assert not _at_gaps([([1, 2], (0, 6)), ([1, 2], (6, 30))], labels)  # across the 2
-    assert not _at_gaps([([1, 2], None)], labels)  # nothing split
+    assert at_gaps([([1, 2], (0, 11)), ([1, 2], (11, 30))], labels)
+    assert not at_gaps([([1, 2], (0, 6)), ([1, 2], (6, 30))], labels)  # across the 2
+    assert not at_gaps([([1, 2], None)], labels)  # nothing split
 
 
 def test_a_table_read_as_one_character_much_wider_than_the_writers_others_is_doubtful():
@@ -409,7 +410,8 @@ def test_a_table_read_as_one_character_much_wider_than_the_writers_others_is_dou
     character, read 9 at 0.96. A table of one digit as wide as the writer's others is no
     doubt; one much wider, or much wider for its height, is two digits touching; a wide
     character beside others in the table has its own rule (a second cut)."""
-    from vision.fields import Glyph, _lone_wide_table
+    from vision.comb_doubts import lone_wide_table
+    from vision.fields import Glyph
 
     def g(field: str, col: int, h: int, w: int) -> Glyph:
         return Glyph(field, 0, col, np.ones((h, w), np.float32), np.zeros((8, 8), np.float32), 0.1, 45.0)
@@ -419,21 +421,21 @@ def test_a_table_read_as_one_character_much_wider_than_the_writers_others_is_dou
                 "ref": {0: g("ref", 0, 49, 23), 1: g("ref", 1, 43, 10), 2: g("ref", 2, 45, 15)},
                 "score": {0: g("score", 0, 54, 29), 1: g("score", 1, 48, 27)}}
 
-    assert _lone_wide_table(combs(45)) == {"table:0"}  # 1s aside: the median of 23, 29, 27
-    assert _lone_wide_table(combs(30)) == set()  # one digit, as wide as the others
-    assert _lone_wide_table(combs(45, 20)) == set()
+    assert lone_wide_table(combs(45)) == {"table:0"}  # 1s aside: the median of 23, 29, 27
+    assert lone_wide_table(combs(30)) == set()  # one digit, as wide as the others
+    assert lone_wide_table(combs(45, 20)) == set()
     lone = combs(45)
     lone["score"] = {0: g("score", 0, 54, 29)}
     lone["ref"] = {0: g("ref", 0, 43, 10)}
-    assert _lone_wide_table(lone) == set()  # one other character: no measure of the hand
+    assert lone_wide_table(lone) == set()  # one other character: no measure of the hand
     # 28 written freely in a smaller hand, the 2 packed into the 8: only 1.31 times as wide
     # as the writer's other digits, but 1.47 times as wide for its height (read 8, sure)
     small = {"table": {1: g("table", 1, 43, 47)},
              "ref": {0: g("ref", 0, 54, 39), 2: g("ref", 2, 46, 34)},
              "score": {2: g("score", 2, 48, 36)}}
-    assert _lone_wide_table(small) == {"table:1"}
+    assert lone_wide_table(small) == {"table:1"}
     small["table"] = {1: g("table", 1, 43, 40)}  # 1.25 times as wide for its height: one digit
-    assert _lone_wide_table(small) == set()
+    assert lone_wide_table(small) == set()
 
 
 def test_a_table_character_much_wider_and_taller_than_the_others_is_doubtful():
@@ -442,18 +444,19 @@ def test_a_table_character_much_wider_and_taller_than_the_others_is_doubtful():
     a 5 of 16 by 31, read 6 at 0.99, 65 unflagged. Much wider and much taller than the
     table's other digit, it is two. A wide digit as tall as the others (a 0 beside a 7), a
     tall one as narrow, a lone character, or one beside a 1 only, is no doubt."""
-    from vision.fields import Glyph, _wide_in_table
+    from vision.comb_doubts import wide_in_table
+    from vision.fields import Glyph
 
     def table(*shapes: tuple[int, int]) -> dict:
         blank = np.zeros((8, 8), np.float32)
         return {"table": {c + 1: Glyph("table", 0, c + 1, np.ones(hw, np.float32), blank, 0.1, 49.6)
                           for c, hw in enumerate(shapes)}}
 
-    assert _wide_in_table(table((47, 41), (31, 16))) == {"table:1"}
-    assert _wide_in_table(table((35, 41), (31, 16))) == set()  # a 0 beside a 7
-    assert _wide_in_table(table((47, 24), (31, 16))) == set()
-    assert _wide_in_table(table((47, 41))) == set()  # a lone character: its own rule
-    assert _wide_in_table(table((31, 12), (47, 41))) == set()  # beside a 1 only
+    assert wide_in_table(table((47, 41), (31, 16))) == {"table:1"}
+    assert wide_in_table(table((35, 41), (31, 16))) == set()  # a 0 beside a 7
+    assert wide_in_table(table((47, 24), (31, 16))) == set()
+    assert wide_in_table(table((47, 41))) == set()  # a lone character: its own rule
+    assert wide_in_table(table((31, 12), (47, 41))) == set()  # beside a 1 only
 
 
 def test_two_tall_strokes_side_by_side_in_a_table_cell_are_doubtful_beside_other_digits():
@@ -462,7 +465,8 @@ def test_two_tall_strokes_side_by_side_in_a_table_cell_are_doubtful_beside_other
     the pair, only 1.29 times as wide as the writer's other digits, was read 6 at 0.98: 61,
     unflagged. Two tall strokes side by side in one cell are two digits, whatever the table's
     other cells hold; one stroke, or strokes one above the other (a 5's flag), are one."""
-    from vision.fields import Glyph, _side_by_side_in_table
+    from vision.comb_doubts import side_by_side_in_table
+    from vision.fields import Glyph
 
     blank = np.zeros((8, 8), np.float32)
 
@@ -475,13 +479,13 @@ def test_two_tall_strokes_side_by_side_in_a_table_cell_are_doubtful_beside_other
     pair[14:36, 18:30] = 0
     one = np.zeros((38, 20), np.float32)
     one[0:38, 6:14] = 1
-    assert _side_by_side_in_table({"table": {1: glyph(1, pair), 2: glyph(2, one)}}) == {"table:1"}
-    assert _side_by_side_in_table({"table": {1: glyph(1, pair)}}) == {"table:1"}  # alone too
+    assert side_by_side_in_table({"table": {1: glyph(1, pair), 2: glyph(2, one)}}) == {"table:1"}
+    assert side_by_side_in_table({"table": {1: glyph(1, pair)}}) == {"table:1"}  # alone too
     five = np.zeros((50, 30), np.float32)
     five[0:6, 5:30] = 1  # the flag, apart above the rest
     five[10:50, 0:28] = 1
-    assert _side_by_side_in_table({"table": {1: glyph(1, five), 2: glyph(2, one)}}) == set()
-    assert _side_by_side_in_table({"table": {2: glyph(2, one)}, "score": {0: glyph(0, pair)}}) == set()
+    assert side_by_side_in_table({"table": {1: glyph(1, five), 2: glyph(2, one)}}) == set()
+    assert side_by_side_in_table({"table": {2: glyph(2, one)}, "score": {0: glyph(0, pair)}}) == set()
 
 
 def test_a_flat_stroke_just_above_the_box_makes_the_digit_under_it_reach_the_edge():
@@ -669,7 +673,7 @@ def test_a_faint_trace_broken_into_specks_is_one_stroke():
     is a trail of specks, none taller than a fifth of the cell, beside a lone speck of noise
     in the next cell. Closed up, the trail is one trace as tall as a digit: the cell is
     doubtful. The noise is not."""
-    from vision.fields import _faint_cells
+    from vision.faint import faint_written_cells
 
     rng = np.random.default_rng(0)
     sub = np.clip(rng.normal(0.03, 0.004, (60, 110)), 0, 1).astype(np.float32)
@@ -678,7 +682,7 @@ def test_a_faint_trace_broken_into_specks_is_one_stroke():
     sub[30:32, 25:27] = 0.2  # a speck
     cells = [(0, 0, (5, 5, 55, 55)), (0, 1, (55, 5, 105, 55))]
     lines = np.zeros(sub.shape, np.uint8)
-    assert _faint_cells(sub, lines, cells, set(), (0, 0), 50.0) == {(0, 1)}
+    assert faint_written_cells(sub, lines, cells, set(), (0, 0), 50.0) == {(0, 1)}
 
 
 def test_a_hair_thin_trace_as_tall_as_a_digit_makes_its_cell_doubtful():
@@ -687,7 +691,7 @@ def test_a_hair_thin_trace_as_tall_as_a_digit_makes_its_cell_doubtful():
     thinner trace counts where it is nearly half a cell tall; a short faint mark does not."""
     import cv2
 
-    from vision.fields import _faint_cells
+    from vision.faint import faint_written_cells
 
     rng = np.random.default_rng(1)
     sub = np.clip(rng.normal(0.03, 0.002, (60, 160)), 0, 1).astype(np.float32)
@@ -698,14 +702,14 @@ def test_a_hair_thin_trace_as_tall_as_a_digit_makes_its_cell_doubtful():
     cv2.line(sub, (130, 25), (131, 34), 0.12, 1)  # a short mark in the next cell
     cells = [(0, 0, (5, 5, 55, 55)), (0, 1, (55, 5, 105, 55)), (0, 2, (105, 5, 155, 55))]
     lines = np.zeros(sub.shape, np.uint8)
-    assert _faint_cells(sub, lines, cells, set(), (0, 0), 50.0) == {(0, 1)}
+    assert faint_written_cells(sub, lines, cells, set(), (0, 0), 50.0) == {(0, 1)}
 
 
 def test_a_digit_dissolved_in_paper_grain_makes_its_cell_doubtful():
     """102 in dark pencil on curled paper: the 1 and the 0 left only scattered specks, none
     joined into a trace as tall as a digit, and 2 alone passed at 0.99. Specks that bright
     stand out of the paper's noise where an empty cell of the same photo has none."""
-    from vision.fields import _faint_cells
+    from vision.faint import faint_written_cells
 
     rng = np.random.default_rng(3)
     sub = np.clip(rng.normal(0.04, 0.02, (60, 160)), 0, 1).astype(np.float32)
@@ -714,9 +718,9 @@ def test_a_digit_dissolved_in_paper_grain_makes_its_cell_doubtful():
     cells = [(0, 0, (5, 5, 55, 55)), (0, 1, (55, 5, 105, 55)), (0, 2, (105, 5, 155, 55))]
     lines = np.zeros(sub.shape, np.uint8)
     # the third cell holds the 2 that was cut; the middle one is blank paper
-    assert _faint_cells(sub, lines, cells, {(0, 2)}, (0, 0), 50.0, 0.02) == {(0, 0)}
+    assert faint_written_cells(sub, lines, cells, {(0, 2)}, (0, 0), 50.0, 0.02) == {(0, 0)}
     clean = np.clip(rng.normal(0.04, 0.02, (60, 160)), 0, 1).astype(np.float32)
-    assert _faint_cells(clean, lines, cells, {(0, 2)}, (0, 0), 50.0, 0.02) == set()
+    assert faint_written_cells(clean, lines, cells, {(0, 2)}, (0, 0), 50.0, 0.02) == set()
 
 
 def test_a_scores_pale_loop_is_sought_beyond_its_cut_strokes():
@@ -897,7 +901,7 @@ def test_two_characters_centred_in_one_box_of_a_comb_are_doubtful():
     faint to join its two strokes, each was a character, read 1 and 1; numbered in order
     they filled the three boxes, 118 at 0.98. Two neighbouring characters centred in the
     same box are one digit broken or two squeezed: both doubtful. One per box is not."""
-    from vision.fields import _char_centres, _sharing_a_cell
+    from vision.comb import char_centres, sharing_a_cell
 
     comb = [(0, 0, 50, 60), (50, 0, 100, 60), (100, 0, 150, 60)]
 
@@ -906,9 +910,9 @@ def test_two_characters_centred_in_one_box_of_a_comb_are_doubtful():
 
     labels = np.zeros((60, 150), np.int32)
     broken = [([1], (55, 68)), ([2], (72, 84)), ([3], (110, 135))]  # the 4's strokes, the 8
-    assert _sharing_a_cell(_char_centres(broken, labels), comb, 0, cell_of) == {(0, 0), (0, 1)}
+    assert sharing_a_cell(char_centres(broken, labels), comb, 0, cell_of) == {(0, 0), (0, 1)}
     apart = [([1], (60, 80)), ([3], (110, 135))]
-    assert _sharing_a_cell(_char_centres(apart, labels), comb, 0, cell_of) == set()
+    assert sharing_a_cell(char_centres(apart, labels), comb, 0, cell_of) == set()
 
 
 def test_the_pieces_of_a_small_broken_digit_alone_in_its_box_are_one_character():
@@ -916,7 +920,7 @@ def test_the_pieces_of_a_small_broken_digit_alone_in_its_box_are_one_character()
     loop (16 and 10 px tall of a 59 px box, 4 px apart), each piece too small to be a
     character and too far from the 1 and the 6 to join them: both dropped, 16 read. Close
     pieces of one box together as big as a character are one; specks of grain are not."""
-    from vision.fields import _characters
+    from vision.comb import group_characters
 
     comb = [(0, 0, 50, 60), (50, 0, 100, 60), (100, 0, 150, 60)]
 
@@ -925,7 +929,7 @@ def test_the_pieces_of_a_small_broken_digit_alone_in_its_box_are_one_character()
 
     def characters(mask: np.ndarray) -> list[list[int]]:
         n, labels, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
-        chars = _characters(labels, stats, list(range(1, n)), 60.0, True, cell_of, [50.0, 100.0])
+        chars = group_characters(labels, stats, list(range(1, n)), 60.0, True, cell_of, [50.0, 100.0])
         return [sorted(int(stats[lab, 0]) for lab in labs) for labs, _ in chars]
 
     mask = np.zeros((60, 150), np.uint8)
@@ -949,7 +953,7 @@ def test_two_whole_characters_side_by_side_in_one_box_are_apart_in_the_eager_cut
     22 at 0.979, unflagged. The comb's own cut keeps pieces of one box together (a broken
     digit); the eager cut, which the recogniser weighs, parts two pieces both as tall as a
     character. A short piece beside a tall one (a 4's bar apart from its stem) stays."""
-    from vision.fields import _characters
+    from vision.comb import group_characters
 
     comb = [(0, 0, 50, 60), (50, 0, 100, 60), (100, 0, 150, 60)]
 
@@ -958,7 +962,7 @@ def test_two_whole_characters_side_by_side_in_one_box_are_apart_in_the_eager_cut
 
     def characters(mask: np.ndarray, eager: bool) -> list[list[int]]:
         n, labels, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
-        chars = _characters(labels, stats, list(range(1, n)), 60.0, True, cell_of, [50.0, 100.0],
+        chars = group_characters(labels, stats, list(range(1, n)), 60.0, True, cell_of, [50.0, 100.0],
                             eager)
         return [sorted(int(stats[lab, 0]) for lab in labs) for labs, _ in chars]
 
@@ -985,20 +989,20 @@ def test_letters_touching_across_a_rule_between_two_rows_go_each_to_its_own_row(
     below went, cut at the column rule, to the raccord's row too (PESAT read EAT, AER read
     BRS). Each part goes to the row its own ink lies in. A letter overflowing its row a
     little stays whole in it."""
-    from vision.fields import _RuleSet, _split_across_rows
-    from vision.rules import FoundRule
+    from vision.comb import split_across_rows
+    from vision.rules import FoundRule, RuleSet
 
     cell = 50.0
 
     def rule(at: float) -> FoundRule:
         return FoundRule(0, np.full(200, at), np.ones(200, np.float32), 1.0, 1.0)
 
-    rules = _RuleSet([rule(y) for y in (0, 50, 100, 150)], [rule(x) for x in (0, 50, 100, 150)])
+    rules = RuleSet([rule(y) for y in (0, 50, 100, 150)], [rule(x) for x in (0, 50, 100, 150)])
     boxes = {(r, c): (50 * c, 50 * r, 50 * c + 50, 50 * r + 50) for r in range(3) for c in range(3)}
 
     def split(mask: np.ndarray, span=None, rc=(0, 0)):
         _, labels, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
-        return _split_across_rows(labels, 1, stats[1], span, rc, rules, boxes, cell)
+        return split_across_rows(labels, 1, stats[1], span, rc, rules, boxes, cell)
 
     stacked = np.zeros((150, 150), np.uint8)
     stacked[10:49, 60:64] = 1  # the raccord's letter …
@@ -1022,8 +1026,8 @@ def test_a_digit_beside_a_separator_thickened_along_a_digits_length_is_doubtful(
     box's thinnest one over a third of a cell carries a stroke: the digits near it are
     doubtful, not one further off. A stroke crossing it over a few pixels, or plain
     separators, make nothing doubtful. The box's right edge likewise, against its left."""
-    from vision.fields import _beside_stroked_separator, _RuleSet, _run_sides
-    from vision.rules import FoundRule
+    from vision.fields import _beside_stroked_separator, _run_sides
+    from vision.rules import FoundRule, RuleSet
 
     cell = 50.0
     raw = np.zeros((80, 200), bool)
@@ -1035,7 +1039,7 @@ def test_a_digit_beside_a_separator_thickened_along_a_digits_length_is_doubtful(
     def rule(x: int) -> FoundRule:
         return FoundRule(10, np.full(60, float(x)), np.ones(60, np.float32), 1.0, 1.0)
 
-    rules = _RuleSet([], [rule(x) for x in xs])
+    rules = RuleSet([], [rule(x) for x in xs])
 
     def sides(ink: np.ndarray) -> list:
         return [_run_sides(ink, r) for r in rules.cols]
@@ -1103,7 +1107,7 @@ def test_two_tall_strokes_side_by_side_in_a_lone_table_are_two_digits():
     bar, over the L's columns, or a 5 whose flag stands above its body, do not."""
     import cv2
 
-    from vision.fields import _side_by_side
+    from vision.comb_doubts import side_by_side
 
     eights = np.zeros((34, 29), np.float32)
     cv2.ellipse(eights, (7, 9), (5, 8), 0, 0, 360, 1.0, 2)
@@ -1111,19 +1115,19 @@ def test_two_tall_strokes_side_by_side_in_a_lone_table_are_two_digits():
     cv2.ellipse(eights, (23, 15), (4, 4), 0, 0, 360, 0.5, 1)  # the pale 8, lower and smaller
     cv2.ellipse(eights, (23, 24), (5, 5), 0, 0, 360, 0.5, 1)
     cv2.line(eights, (23, 11), (23, 29), 0.5, 1)
-    assert _side_by_side(eights)
+    assert side_by_side(eights)
     four = np.zeros((34, 24), np.float32)
     cv2.line(four, (3, 2), (3, 20), 1.0, 2)
     cv2.line(four, (3, 20), (21, 20), 1.0, 2)
     cv2.line(four, (16, 2), (16, 16), 1.0, 2)  # the upright stops short of the bar: apart,
     cv2.line(four, (16, 24), (16, 32), 1.0, 2)  # but over the L's columns
     assert cv2.connectedComponents((four > 0).astype(np.uint8))[0] == 4
-    assert not _side_by_side(four)
+    assert not side_by_side(four)
     five = np.zeros((34, 22), np.float32)
     cv2.line(five, (6, 2), (20, 2), 1.0, 2)  # the flag, apart and short
     cv2.line(five, (5, 6), (4, 16), 1.0, 2)
     cv2.ellipse(five, (10, 24), (8, 8), 0, -120, 150, 1.0, 2)
-    assert not _side_by_side(five)
+    assert not side_by_side(five)
 
 
 def test_a_one_merged_into_a_digit_by_a_thick_pen_is_cut_off_as_a_guess():
@@ -1133,7 +1137,7 @@ def test_a_one_merged_into_a_digit_by_a_thick_pen_is_cut_off_as_a_guess():
     round 0 as wide has no upright beside a neck and is left whole."""
     import cv2
 
-    from vision.fields import _one_off
+    from vision.comb import cut_one_off
 
     labels = np.zeros((60, 120), np.int32)
     cv2.line(labels, (12, 8), (12, 52), 1, 6)  # the 1's upright
@@ -1141,7 +1145,7 @@ def test_a_one_merged_into_a_digit_by_a_thick_pen_is_cut_off_as_a_guess():
     cv2.line(labels, (20, 30), (30, 8), 1, 6)  # … and its stem, joined to the 1 by the pen
     cv2.ellipse(labels, (95, 30), (20, 22), 0, 0, 360, 2, 6)  # a round 0, as wide as tall
     chars = [([1], None), ([2], None)]
-    (one, one_span), (six, six_span), zero = _one_off(chars, labels)
+    (one, one_span), (six, six_span), zero = cut_one_off(chars, labels)
     assert one == six == [1] and zero == ([2], None)
     assert one_span == (9, 16) and six_span == (16, 56)  # cut at the neck, right of the upright
 
@@ -1179,7 +1183,7 @@ def test_a_lone_small_digit_in_light_pencil_sets_the_pen_of_its_box():
     """The table box holding only a small 2 in hard pencil (ink 0.16, about 90 pixels above
     the grain): too few on a quarter of the pixels to measure the pen, its box was taken for
     a dark pen's and the digit, under the dark pen's thresholds, was never cut."""
-    from vision.fields import _threshold
+    from vision.ink import ink_threshold
 
     rng = np.random.default_rng(3)
     grain = cv2.GaussianBlur(rng.normal(0, 1, (90, 160)).astype(np.float32), (0, 0), 2.0)
@@ -1187,7 +1191,7 @@ def test_a_lone_small_digit_in_light_pencil_sets_the_pen_of_its_box():
     stroke = np.array([[62, 28], [72, 22], [82, 30], [64, 66], [90, 66]], np.int32)  # a 2
     cv2.polylines(sub, [stroke], False, 0.16, 1)
     away = np.ones(sub.shape, bool)
-    got = _threshold(sub, away, np.zeros(sub.shape, bool))
+    got = ink_threshold(sub, away, np.zeros(sub.shape, bool))
     assert got.faint
     assert np.count_nonzero(got.mask[18:70, 58:94]) > 0.5 * np.count_nonzero(sub > 0.15)
 
@@ -1198,7 +1202,7 @@ def test_a_thin_hard_pencil_digit_in_pixel_grain_sets_the_pen_once_smoothed():
     quarter of the pixels nor on all of them, nor smoothed on a quarter; smoothed, on all
     of them, it does. Its box was taken for a dark pen's, and under a dark pen's thresholds
     the digit was lost; as a faint pen's it is cut, and the grain is not."""
-    from vision.fields import _threshold
+    from vision.ink import ink_threshold
 
     for seed in range(2):
         rng = np.random.default_rng(seed)
@@ -1207,7 +1211,7 @@ def test_a_thin_hard_pencil_digit_in_pixel_grain_sets_the_pen_once_smoothed():
         cv2.polylines(ink, [np.array([[62, 28], [72, 22], [82, 30], [64, 66], [90, 66]], np.int32)],
                       False, 0.15, 1)  # a 2, one pixel wide
         away = np.ones(sub.shape, bool)
-        got = _threshold(sub + ink, away, np.zeros(sub.shape, bool))
+        got = ink_threshold(sub + ink, away, np.zeros(sub.shape, bool))
         assert got.faint
         digit = np.count_nonzero(got.mask[18:70, 58:94])
         assert digit >= np.count_nonzero(ink) and np.count_nonzero(got.mask) == digit
@@ -1260,8 +1264,8 @@ def test_a_digit_beside_a_separator_widened_along_part_of_it_is_seen_with_that_i
     the digits beside it, for the reader to read them again. Plain separators, a bar crossing
     one over a few rows, a digit further off, or the box's right edge widened the same way
     give nothing back; a glyph already seen with its top edge keeps that."""
-    from vision.fields import Glyph, _RuleSet, _run_sides, _strokes_on_separators
-    from vision.rules import FoundRule
+    from vision.fields import Glyph, _run_sides, _strokes_on_separators
+    from vision.rules import FoundRule, RuleSet
 
     cell = 50.0
     raw = np.zeros((80, 200), bool)
@@ -1276,7 +1280,7 @@ def test_a_digit_beside_a_separator_widened_along_part_of_it_is_seen_with_that_i
         image = np.full((40, width), 0.8, np.float32)
         return Glyph("table", 0, col, image, image, 0.2, cell, origin=(x + 100, 20 + 300))
 
-    rules = _RuleSet([], [rule(x) for x in xs])
+    rules = RuleSet([], [rule(x) for x in xs])
 
     def sides(ink: np.ndarray) -> list:
         return [_run_sides(ink, r) for r in rules.cols]
@@ -1311,20 +1315,20 @@ def test_a_digit_well_across_a_separator_is_doubtful():
     line): a digit of the table box with 0.15 of its width or more on each side of a
     separator makes its box doubtful; one that only touches a separator does not, nor a
     score written freely (the game checks it)."""
-    from vision.fields import _across_separators
+    from vision.comb_doubts import across_separators
 
     layout = Layout.load()
     size = (1748, 1240)  # the A6 page, landscape, at 300 dpi
     boxes = [to_px(b, size) for b in layout.comb_cells("table")]
     sep = boxes[1][0]
     inside = {"table": {0: _digit(0, boxes[0][0] + 8, 20, 40), 1: _digit(1, sep - 3, 26, 40)}}
-    assert _across_separators(inside, layout, size) == set()
+    assert across_separators(inside, layout, size) == set()
     across = {"table": {0: _digit(0, sep - 14, 30, 40)}}
-    assert _across_separators(across, layout, size) == {"table:0"}
+    assert across_separators(across, layout, size) == {"table:0"}
     tick = {"table": {1: _digit(1, sep - 6, 30, 47)}}  # the 8's right half and its top tick
-    assert _across_separators(tick, layout, size) == {"table:1"}
+    assert across_separators(tick, layout, size) == {"table:1"}
     score_sep = to_px(layout.comb_cells("score")[1], size)[0]
-    assert _across_separators({"score": {0: _digit(0, score_sep - 14, 30, 40)}}, layout, size) == set()
+    assert across_separators({"score": {0: _digit(0, score_sep - 14, 30, 40)}}, layout, size) == set()
 
 
 def test_a_number_centred_in_its_cells_says_where_it_starts():
@@ -1434,7 +1438,7 @@ def test_an_edge_hidden_under_a_thumb_does_not_lower_the_ink_of_the_other():
     bottom's ink was capped by the top's where the thumb hid it (0.05): taken at 0.15 for
     0.33, the bottom edge was not erased, and its remains joined the 7's foot: 32 at 0.97,
     unflagged. A rule's ink counts where the rule was seen."""
-    from vision.fields import _find_rules
+    from vision.rules import find_rules
 
     ink = np.zeros((140, 260), np.float32)
     x0, y0, w, h = 20, 30, 60, 70
@@ -1444,7 +1448,7 @@ def test_an_edge_hidden_under_a_thumb_does_not_lower_the_ink_of_the_other():
     ink[: y0 + 4, x0 + 70 : x0 + 3 * w + 10] = 0.04  # the thumb, lighter than the edge
     ink += np.random.default_rng(0).normal(0, 0.01, ink.shape).astype(np.float32)
     xs, ys = [x0 + w * i for i in range(4)], [y0, y0 + h]
-    top, bottom = _find_rules(np.clip(ink, 0, 1), xs, ys, 60.0, 18, True).rows
+    top, bottom = find_rules(np.clip(ink, 0, 1), xs, ys, 60.0, 18, True).rows
     assert top.seen < 0.5
     assert bottom.dark.min() >= 0.3
 

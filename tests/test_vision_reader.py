@@ -269,7 +269,7 @@ def test_a_word_too_pale_to_cut_in_a_grainy_photo_is_not_called_blank():
     cells still stand out of the grid's empty ones, side by side (a word), so the bulletin
     goes to the arbiter instead of becoming a zero. These photos were called blank before;
     the last two even so (stop 27): no cell lit, but the word's row darker, column against
-    column, than the rows beside it (``fields._pale_row``)."""
+    column, than the rows beside it (``faint.pale_row``)."""
     from vision.synth import Ink, random_content
 
     ink = Ink("très_pâle", (120, 118, 122), (0.15, 0.3), grain=0.65, pressure=0.25)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from .fields import paper_light
+from .ink import paper_light
 from .layout import Layout, to_px
 
 #: chromaticity (share of each channel in the sum) this far from the page's median: not paper

@@ -16,6 +16,8 @@ LAYOUT_DIR = Path(__file__).parent / "layouts"
 DEFAULT_LAYOUT = "fd1"
 
 Box = tuple[float, float, float, float]
+#: a box in image pixels: x0, y0, x1, y1
+Box4 = tuple[int, int, int, int]
 
 
 @dataclass(frozen=True)

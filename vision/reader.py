@@ -17,6 +17,7 @@ import numpy as np
 
 from engine.board import Board
 
+from .comb_doubts import ones_split_off, pieces_not_in
 from .cover import BOXES, covered_boxes
 from .decode import (
     DISAGREE,
@@ -31,16 +32,7 @@ from .decode import (
     one_character_short,
     sens_of,
 )
-from .fields import (
-    Fields,
-    Glyph,
-    cut_fields,
-    lean,
-    ones_split_off,
-    open_core,
-    pieces_not_in,
-    signed_lean,
-)
+from .fields import Fields, Glyph, cut_fields, lean, open_core, signed_lean
 from .layout import Layout
 from .load import load_image
 from .page import Page, find_page, find_pages

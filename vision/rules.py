@@ -22,6 +22,8 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
+from .layout import Box4
+
 #: the ink level of a rule across a piece: a low percentile, so that strokes covering
 #: less than three quarters of the piece do not count
 PERCENTILE = 25
@@ -324,3 +326,128 @@ def bridge_rules(
     yc, xx, dist, inside, hh = _bands(family, h, 1.0)
     rows = (dist <= hh + 2.0) & inside & cross[:, None, :]
     out[yc[rows], xx[rows]] = True
+
+
+#: the least ink (low percentile across a piece) for a rule to count as seen there
+RULE_FLOOR = 0.1
+#: a stroke crossing a rule touches it over at most this length (cells, plus the pen):
+#: longer, it is two letters touching the rule from either side, and they stay apart
+BRIDGE_LONGEST = 0.35
+
+
+def cell_edges(cells: list[tuple[int, int, Box4]]) -> tuple[list[int], list[int]]:
+    xs = sorted({b[0] for _, _, b in cells} | {b[2] for _, _, b in cells})
+    ys = sorted({b[1] for _, _, b in cells} | {b[3] for _, _, b in cells})
+    return xs, ys
+
+
+@dataclass
+class RuleSet:
+    """The rules of one field as found: horizontal (rows), vertical (columns), in crop pixels."""
+
+    rows: list[FoundRule]
+    cols: list[FoundRule]
+
+    @staticmethod
+    def _at(r: FoundRule, t: float) -> float:
+        n = len(r.centre)
+        return float(r.centre[min(max(round(t) - r.lo, 0), n - 1)]) if n else 0.0
+
+    def row_at(self, i: int, x: float) -> float:
+        return self._at(self.rows[i], x)
+
+    def col_at(self, i: int, y: float) -> float:
+        return self._at(self.cols[i], y)
+
+
+def find_rules(
+    sub: np.ndarray, xs: list[int], ys: list[int], cell: float, search: int, combed: bool
+) -> RuleSet:
+    """Where the field's printed rules really are (crop coordinates)."""
+    x0, x1, y0, y1 = xs[0], xs[-1], ys[0], ys[-1]
+    # horizontal rules: in pieces about a cell long, each voting with its neighbours
+    along = max(1, round((x1 - x0) / cell))
+    rows = locate(
+        family_profiles(sub, [Rule(y, x0, x1) for y in ys], search, along), 1, RULE_FLOOR, True
+    )
+    # vertical rules: one piece each, voting with their neighbours (a combed box: all)
+    pieces = max(1, min(3, round((y1 - y0) / (0.9 * cell))))  # a rule may lean (a page not flat)
+    fam = family_profiles(sub.T, [Rule(x, y0, y1) for x in xs], search, pieces)
+    # a comb's separators are printed thinner than its outer edges
+    kinds = [int(combed and 0 < i < len(xs) - 1) for i in range(len(xs))]
+    cols = locate(fam, -1 if combed else 2, RULE_FLOOR, kinds=kinds)
+    # where the outer rules were found beyond the layout's place, the others reach them
+    h, w = sub.shape
+    rows = extend(rows, max(0, x0 + _shift(cols[0], x0)), min(w, x1 + _shift(cols[-1], x1)))
+    cols = extend(cols, max(0, y0 + _shift(rows[0], y0)), min(h, y1 + _shift(rows[-1], y1)))
+    return RuleSet(rows, cols)
+
+
+def _offset(rule: FoundRule, expected: int) -> float | None:
+    """How far (pixels) a rule was found from its expected place; None where it was not
+    seen on most of its length."""
+    if rule.seen < 0.5 or not len(rule.centre):
+        return None
+    return float(np.median(rule.centre)) - expected
+
+
+def _shift(rule: FoundRule, expected: int) -> int:
+    """:func:`_offset` in whole pixels, rounded outwards; 0 for a rule not seen."""
+    d = _offset(rule, expected)
+    if d is None:
+        return 0
+    return int(np.floor(d)) if d < 0 else int(np.ceil(d))
+
+
+def bridge_crossings(
+    sub: np.ndarray, clean: np.ndarray, rules: RuleSet, cell: float, low: float
+) -> np.ndarray:
+    """The ink without the printed rules (``clean``), strokes crossing them bridged."""
+    bridged = np.zeros(clean.shape, bool)
+    longest = BRIDGE_LONGEST * cell + 6
+    bridge_rules(clean, rules.rows, 3, bridged, longest)
+    bridge_rules(clean.T, rules.cols, 3, bridged.T, longest)
+    out = clean.copy()
+    out[bridged & (sub > low)] = 255
+    return out
+
+
+def cell_boxes(rules: RuleSet, cells: list[tuple[int, int, Box4]], xs: list[int], ys: list[int],
+           origin: tuple[int, int]) -> dict[tuple[int, int], Box4]:
+    """Each cell's box between the rules as found (crop coordinates)."""
+    ox, oy = origin
+    out = {}
+    for r, c, (bx0, by0, bx1, by1) in cells:
+        i0, i1 = xs.index(bx0 - ox), xs.index(bx1 - ox)
+        j0, j1 = ys.index(by0 - oy), ys.index(by1 - oy)
+        cy, cx = (by0 + by1) / 2 - oy, (bx0 + bx1) / 2 - ox
+        out[(r, c)] = (
+            round(rules.col_at(i0, cy)),
+            round(rules.row_at(j0, cx)),
+            round(rules.col_at(i1, cy)),
+            round(rules.row_at(j1, cx)),
+        )
+    return out
+
+
+#: an outer rule of a combed box found this close (pixels) to its search window's end
+ASTRAY_END = 2
+
+
+def rules_astray(rules: RuleSet, xs: list[int], ys: list[int], search: int) -> bool:
+    """Whether the box's outer rules were found where a page rectified as far off as the
+    search reaches leaves them (two fingers on two markers): one at its search window's
+    end (it may lie beyond), one not seen, or two opposite edges moved apart by more than
+    half the search (one of them is something else). The cut is then not to be trusted
+    (76 read 16, the 7's bar erased with a top edge found at the crop's end, where its
+    thickening could not be measured)."""
+    if len(rules.rows) < 2 or len(rules.cols) < 2:
+        return True
+    pairs = ((rules.rows[0], ys[0], rules.rows[-1], ys[-1]), (rules.cols[0], xs[0], rules.cols[-1], xs[-1]))
+    for a, at_a, b, at_b in pairs:
+        da, db = _offset(a, at_a), _offset(b, at_b)
+        if da is None or db is None:
+            return True
+        if max(abs(da), abs(db)) >= search - ASTRAY_END or abs(da - db) > search / 2:
+            return True
+    return False

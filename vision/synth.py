@@ -16,7 +16,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from .fields import comb_keys
+from .comb import comb_keys
 from .glyphs import (
     STYLES,
     TEST_STYLES,

