@@ -555,7 +555,7 @@ def test_pale_ink_closing_a_loop_the_cut_left_open_is_seen():
     closing stroke fainter than the first, a hole the paper's grain fills at it."""
     import cv2
 
-    from vision.fields import _pale_loops
+    from vision.faint import pale_closed_loops
 
     def digit(gap_ink: float | None) -> tuple[np.ndarray, np.ndarray]:
         sub = np.zeros((60, 50), np.float32)
@@ -569,19 +569,19 @@ def test_pale_ink_closing_a_loop_the_cut_left_open_is_seen():
     away = np.ones((60, 50), bool)
     pieces = {(0, 0): [(1, None)]}
     faded, labels = digit(0.25)  # under the cut (0.3), over the pale share (0.4 × 0.5)
-    seen = _pale_loops({(0, 0): None}, faded, away, labels, pieces)
+    seen = pale_closed_loops({(0, 0): None}, faded, away, labels, pieces)
     assert list(seen) == [(0, 0)]
     assert seen[(0, 0)].shape == (48, 29) and seen[(0, 0)].max() == 0.5  # the digit's box, inked
     open_five, labels = digit(0.0)
-    assert _pale_loops({(0, 0): None}, open_five, away, labels, pieces) == {}
+    assert pale_closed_loops({(0, 0): None}, open_five, away, labels, pieces) == {}
     whole, labels = digit(None)
-    assert _pale_loops({(0, 0): None}, whole, away, labels, pieces) == {}
+    assert pale_closed_loops({(0, 0): None}, whole, away, labels, pieces) == {}
     fainter, labels = digit(0.17)  # 128's 8 on a wooden table: under 0.4 × 0.5, over 0.3 × 0.5
-    assert list(_pale_loops({(0, 0): None}, fainter, away, labels, pieces)) == [(0, 0)]
+    assert list(pale_closed_loops({(0, 0): None}, fainter, away, labels, pieces)) == [(0, 0)]
     grainy, labels = digit(0.3)
     grain = cv2.ellipse(np.zeros_like(grainy), (25, 40), (10, 9), 0, 0, 360, 0.22, -1)
     grainy = np.maximum(grainy, grain)  # filling the hole over 0.4 × 0.5, under 0.5 × 0.5
-    assert list(_pale_loops({(0, 0): None}, grainy, away, labels, pieces)) == [(0, 0)]
+    assert list(pale_closed_loops({(0, 0): None}, grainy, away, labels, pieces)) == [(0, 0)]
 
 
 def test_a_loop_closed_only_in_the_halo_of_two_strokes_opens_in_their_core():
@@ -591,7 +591,7 @@ def test_a_loop_closed_only_in_the_halo_of_two_strokes_opens_in_their_core():
     in the core, and a digit with no loop has nothing to open."""
     import cv2
 
-    from vision.fields import _loops, open_core
+    from vision.faint import _loops, open_core
 
     def five(bridge: float) -> np.ndarray:
         img = np.zeros((60, 44), np.float32)
@@ -730,7 +730,7 @@ def test_a_scores_pale_loop_is_sought_beyond_its_cut_strokes():
     whole. The table keeps its tighter search (its own doubts are many)."""
     import cv2
 
-    from vision.fields import _pale_loops
+    from vision.faint import pale_closed_loops
 
     sub = np.zeros((70, 70), np.float32)
     cv2.ellipse(sub, (34, 46), (11, 11), 0, -90, 90, 0.5, 3)  # the loop's right half, cut
@@ -739,17 +739,17 @@ def test_a_scores_pale_loop_is_sought_beyond_its_cut_strokes():
     labels = ((sub > 0.3) * 1).astype(np.int32)
     away = np.ones(sub.shape, bool)
     pieces = {(0, 0): [(1, None)]}
-    assert _pale_loops({(0, 0): None}, sub, away, labels, pieces) == {}
-    seen = _pale_loops({(0, 0): None}, sub, away, labels, pieces, wide=True)
+    assert pale_closed_loops({(0, 0): None}, sub, away, labels, pieces) == {}
+    seen = pale_closed_loops({(0, 0): None}, sub, away, labels, pieces, wide=True)
     assert list(seen) == [(0, 0)]
     # a 5 (no pale half), beside a neighbour's pale ring within the search: not its loop
     five = np.zeros_like(sub)
     five[sub == np.float32(0.5)] = 0.5
     cv2.circle(five, (52, 22), 6, 0.2, 2)
-    assert _pale_loops({(0, 0): None}, five, away, labels, pieces, wide=True) == {}
+    assert pale_closed_loops({(0, 0): None}, five, away, labels, pieces, wide=True) == {}
     six = sub.copy()
     cv2.circle(six, (52, 22), 6, 0.2, 2)
-    seen = _pale_loops({(0, 0): None}, six, away, labels, pieces, wide=True)[(0, 0)]
+    seen = pale_closed_loops({(0, 0): None}, six, away, labels, pieces, wide=True)[(0, 0)]
     assert np.isclose(seen, 0.2).sum() == np.isclose(sub, 0.2).sum()  # the 6's pale ink only
 
 
@@ -758,18 +758,18 @@ def test_a_sevens_bar_along_most_of_its_cells_top_edge_thickens_the_row_of_boxes
     pixels: measured against its own cell, that thickness was the edge's usual one and the
     upright alone read 1, sure (11). Against the whole row of boxes it is a stroke on the
     edge, and the glyph reaching it may be a 7."""
-    from vision.fields import _thick_edge_above
+    from vision.on_rules import thick_edge_above
 
     mask = np.zeros((80, 200), np.uint8)
     mask[13:18, 25:175] = 1  # the printed top edge, 5 px
     mask[13:21, 86:114] = 1  # the bar on it, 8 px
     ys, xs = np.mgrid[20:60, 97:112]
     ys, xs = ys.ravel(), xs.ravel()
-    assert _thick_edge_above(mask, (74, 15, 124), xs, ys, 50.0) is None
-    assert _thick_edge_above(mask, (74, 15, 124), xs, ys, 50.0, (25, 175)) is not None
+    assert thick_edge_above(mask, (74, 15, 124), xs, ys, 50.0) is None
+    assert thick_edge_above(mask, (74, 15, 124), xs, ys, 50.0, (25, 175)) is not None
     plain = np.zeros_like(mask)
     plain[13:18, 25:175] = 1
-    assert _thick_edge_above(plain, (74, 15, 124), xs, ys, 50.0, (25, 175)) is None
+    assert thick_edge_above(plain, (74, 15, 124), xs, ys, 50.0, (25, 175)) is None
 
 
 def test_a_coloured_bar_as_thin_as_the_top_edge_it_lies_on_is_given_back_to_its_glyph():
@@ -779,7 +779,7 @@ def test_a_coloured_bar_as_thin_as_the_top_edge_it_lies_on_is_given_back_to_its_
     what the erasing took, given back so the reader sees the 7. A grey edge, a coloured
     stroke merely crossing it, or a digit's top under it whose colour bleeds into it, gives
     nothing back."""
-    from vision.fields import _tinted_edge_above
+    from vision.on_rules import tinted_edge_above
 
     mask = np.zeros((80, 200), np.uint8)
     mask[13:18, 25:175] = 1  # the printed top edge, 5 px, the bar no thicker
@@ -787,18 +787,18 @@ def test_a_coloured_bar_as_thin_as_the_top_edge_it_lies_on_is_given_back_to_its_
     tint[13:18, 88:112] = 90  # the violet bar on the edge, 24 px
     ys, xs = np.mgrid[18:60, 100:112]  # the upright under its end
     ys, xs = ys.ravel(), xs.ravel()
-    edge = _tinted_edge_above(tint, mask, (74, 15, 124), xs, ys, 50.0, (25, 175), 2)
+    edge = tinted_edge_above(tint, mask, (74, 15, 124), xs, ys, 50.0, (25, 175), 2)
     assert edge is not None and set(edge.xs.tolist()) == set(range(100, 112))
     assert set(edge.ys.tolist()) == set(range(13, 18))
     grey = np.full(mask.shape, 6, np.uint8)
-    assert _tinted_edge_above(grey, mask, (74, 15, 124), xs, ys, 50.0, (25, 175), 2) is None
+    assert tinted_edge_above(grey, mask, (74, 15, 124), xs, ys, 50.0, (25, 175), 2) is None
     crossing = grey.copy()
     crossing[13:18, 104:107] = 90  # an upright drawn across the edge: 3 px of it
-    assert _tinted_edge_above(crossing, mask, (74, 15, 124), xs, ys, 50.0, (25, 175), 2) is None
+    assert tinted_edge_above(crossing, mask, (74, 15, 124), xs, ys, 50.0, (25, 175), 2) is None
     under = grey.copy()  # a round top just under the edge, its colour fading up into it
     under[13:18, 88:112] = np.array([20, 35, 50, 65, 80], np.uint8)[:, None]
     under[18:26, 88:112] = 90
-    assert _tinted_edge_above(under, mask, (74, 15, 124), xs, ys, 50.0, (25, 175), 2) is None
+    assert tinted_edge_above(under, mask, (74, 15, 124), xs, ys, 50.0, (25, 175), 2) is None
 
 
 def test_a_glyph_joined_to_the_thickened_edge_by_its_ink_reaches_it_even_cut_further_down():
@@ -807,7 +807,7 @@ def test_a_glyph_joined_to_the_thickened_edge_by_its_ink_reaches_it_even_cut_fur
     erasing cut one pixel beyond the edge's reach. The upright alone read 1 (110, sure).
     Its ink runs unbroken from the thickened edge to the glyph's top: it reaches the edge
     (the reader then gives the 1 its share of 7). A paper gap between them does not."""
-    from vision.fields import _thick_edge_above
+    from vision.on_rules import thick_edge_above
 
     edge_row = (25, 175)
     mask = np.zeros((80, 200), np.uint8)
@@ -816,10 +816,10 @@ def test_a_glyph_joined_to_the_thickened_edge_by_its_ink_reaches_it_even_cut_fur
     mask[20:60, 100:108] = 1  # the upright, its ink unbroken up to the edge
     ys, xs = np.mgrid[22:60, 100:108]  # the glyph as cut: 7 px under the edge's line
     ys, xs = ys.ravel(), xs.ravel()
-    edge = _thick_edge_above(mask, (74, 15, 124), xs, ys, 50.0, edge_row, 2)
+    edge = thick_edge_above(mask, (74, 15, 124), xs, ys, 50.0, edge_row, 2)
     assert edge is not None and edge.reaches and not edge.across
     mask[21, 96:108] = 0  # a row of paper between the edge's ink and the glyph
-    edge = _thick_edge_above(mask, (74, 15, 124), xs, ys, 50.0, edge_row, 2)
+    edge = thick_edge_above(mask, (74, 15, 124), xs, ys, 50.0, edge_row, 2)
     assert edge is not None and not edge.reaches
 
 
@@ -830,7 +830,7 @@ def test_a_thin_bar_lying_along_the_top_edge_is_reached_by_the_number_glyph_unde
     top over that run is an edge it reaches (the reader gives the 1 its share of 7), never
     ink given back as a stroke across it. Not for the grid's letters; not a rule as printed,
     nor one row more that does not rise above it (a glyph's top touching from below)."""
-    from vision.fields import _thick_edge_above
+    from vision.on_rules import thick_edge_above
 
     edge_row = (25, 175)
     mask = np.zeros((80, 200), np.uint8)
@@ -840,15 +840,15 @@ def test_a_thin_bar_lying_along_the_top_edge_is_reached_by_the_number_glyph_unde
         mask[y, 96 - (y - 19) // 4 : 98 - (y - 19) // 4] = 1
     ys, xs = np.nonzero(mask[19:60])
     ys = ys + 19
-    edge = _thick_edge_above(mask, (74, 15, 124), xs, ys, 50.0, edge_row, 2, bar=True)
+    edge = thick_edge_above(mask, (74, 15, 124), xs, ys, 50.0, edge_row, 2, bar=True)
     assert edge is not None and edge.reaches and not edge.across
-    assert _thick_edge_above(mask, (74, 15, 124), xs, ys, 50.0, edge_row, 2) is None
+    assert thick_edge_above(mask, (74, 15, 124), xs, ys, 50.0, edge_row, 2) is None
     plain = mask.copy()
     plain[12] = 0
-    assert _thick_edge_above(plain, (74, 15, 124), xs, ys, 50.0, edge_row, 2, bar=True) is None
+    assert thick_edge_above(plain, (74, 15, 124), xs, ys, 50.0, edge_row, 2, bar=True) is None
     below = plain.copy()
     below[19, 86:100] = 1  # one row more under the rule: a glyph's top touching it
-    assert _thick_edge_above(below, (74, 15, 124), xs, ys, 50.0, edge_row, 2, bar=True) is None
+    assert thick_edge_above(below, (74, 15, 124), xs, ys, 50.0, edge_row, 2, bar=True) is None
 
 
 def test_a_stroke_lying_on_the_bottom_edge_under_a_glyph_reaching_it_is_given_back():
@@ -857,7 +857,7 @@ def test_a_stroke_lying_on_the_bottom_edge_under_a_glyph_reaching_it_is_given_ba
     read 1 and 1 (113, sure). The bottom edge thickened under a glyph that reaches it is
     found like the top one, its ink (where the bar was) given back below the glyph. A plain
     edge, or a glyph ending well above it, gives nothing."""
-    from vision.fields import _thick_edge_below
+    from vision.on_rules import thick_edge_below
 
     edge_row = (25, 175)
     mask = np.zeros((80, 200), np.uint8)
@@ -870,13 +870,13 @@ def test_a_stroke_lying_on_the_bottom_edge_under_a_glyph_reaching_it_is_given_ba
     glyph[57:65] = 0  # the glyph as cut: the edge's rows erased
     ys, xs = np.nonzero(glyph[:, 86:114])
     xs = xs + 86
-    edge = _thick_edge_below(mask, (74, 62, 124), xs, ys, 50.0, edge_row)
+    edge = thick_edge_below(mask, (74, 62, 124), xs, ys, 50.0, edge_row)
     assert edge is not None and edge.reaches
     assert edge.ys.min() >= 57 and edge.ys.max() <= 67  # the edge's strip, not the strokes
     assert {int(x) for x in edge.xs} >= set(range(93, 104))  # between the strokes too
-    assert _thick_edge_below(plain, (74, 62, 124), xs, ys, 50.0, edge_row) is None
+    assert thick_edge_below(plain, (74, 62, 124), xs, ys, 50.0, edge_row) is None
     high = ys < 45  # the glyph ending well above the edge
-    assert _thick_edge_below(mask, (74, 62, 124), xs[high], ys[high], 50.0, edge_row) is None
+    assert thick_edge_below(mask, (74, 62, 124), xs[high], ys[high], 50.0, edge_row) is None
 
 
 def test_a_glyph_lying_along_a_rule_is_doubtful():
@@ -885,15 +885,15 @@ def test_a_glyph_lying_along_a_rule_is_doubtful():
     erasing, all of it within the rule's reach; read 1, the table 173 at 0.98. A glyph
     with nine tenths of its ink along a rule is doubtful (its remains, or a 1 written on
     it); the 7 beside it, 3 pixels of 405 on the separator, is not."""
-    from vision.fields import _along_rules
+    from vision.on_rules import along_rules
 
     stats = np.array([[0, 0, 200, 80, 0], [24, 20, 7, 56, 167], [91, 25, 29, 45, 405]])
     out = {(0, 0): None, (0, 1): None}
     pieces = {(0, 0): [(1, None)], (0, 1): [(2, None)]}
     on_rule = np.array([0.0, 167.0, 3.0])
-    assert _along_rules(out, pieces, stats, on_rule) == {(0, 0)}
+    assert along_rules(out, pieces, stats, on_rule) == {(0, 0)}
     on_rule[1] = 140.0  # a sixth of it off the rule: a stroke of its own
-    assert _along_rules(out, pieces, stats, on_rule) == set()
+    assert along_rules(out, pieces, stats, on_rule) == set()
 
 
 def test_two_characters_centred_in_one_box_of_a_comb_are_doubtful():
@@ -1026,7 +1026,7 @@ def test_a_digit_beside_a_separator_thickened_along_a_digits_length_is_doubtful(
     box's thinnest one over a third of a cell carries a stroke: the digits near it are
     doubtful, not one further off. A stroke crossing it over a few pixels, or plain
     separators, make nothing doubtful. The box's right edge likewise, against its left."""
-    from vision.fields import _beside_stroked_separator, _run_sides
+    from vision.on_rules import beside_stroked_separator, run_sides
     from vision.rules import FoundRule, RuleSet
 
     cell = 50.0
@@ -1042,26 +1042,26 @@ def test_a_digit_beside_a_separator_thickened_along_a_digits_length_is_doubtful(
     rules = RuleSet([], [rule(x) for x in xs])
 
     def sides(ink: np.ndarray) -> list:
-        return [_run_sides(ink, r) for r in rules.cols]
+        return [run_sides(ink, r) for r in rules.cols]
 
     # labels 1 to 3: the three digits (x, y, width, height, area)
     stats = np.array([[0, 0, 200, 80, 0], [35, 20, 25, 40, 300], [80, 20, 20, 40, 300],
                       [135, 20, 30, 40, 300]])
     out = {(0, c): None for c in range(3)}
     pieces = {(0, c): [(c + 1, None)] for c in range(3)}
-    assert _beside_stroked_separator(out, pieces, stats, rules, sides(raw), cell) == set()
+    assert beside_stroked_separator(out, pieces, stats, rules, sides(raw), cell) == set()
     crossed = raw.copy()
     crossed[30:34, 70:81] = True  # a bar across the separator: four rows
-    assert _beside_stroked_separator(out, pieces, stats, rules, sides(crossed), cell) == set()
+    assert beside_stroked_separator(out, pieces, stats, rules, sides(crossed), cell) == set()
     raw[20:52, 73:79] = True  # the stem along the first separator, 32 rows
-    assert _beside_stroked_separator(out, pieces, stats, rules, sides(raw), cell) == {(0, 1)}
+    assert beside_stroked_separator(out, pieces, stats, rules, sides(raw), cell) == {(0, 1)}
     # 199 written freely (stress seed 175): the last 9's stem along the box's right edge, 2
     # pixels thicker than the left edge over 30 rows: 190 at 0.97
     raw[20:52, 73:79] = False
     raw[20:50, 173:178] = True
-    assert _beside_stroked_separator(out, pieces, stats, rules, sides(raw), cell) == {(0, 2)}
+    assert beside_stroked_separator(out, pieces, stats, rules, sides(raw), cell) == {(0, 2)}
     raw[20:50, 176:178] = False  # one pixel thicker: the edge's own unevenness
-    assert _beside_stroked_separator(out, pieces, stats, rules, sides(raw), cell) == set()
+    assert beside_stroked_separator(out, pieces, stats, rules, sides(raw), cell) == set()
 
 
 def test_a_loop_drawn_across_the_top_edge_is_given_back_to_the_glyph_it_was_erased_from():
@@ -1071,7 +1071,7 @@ def test_a_loop_drawn_across_the_top_edge_is_given_back_to_the_glyph_it_was_eras
     rising above its usual top there, gives back its ink in those columns (``with_edge``).
     A stroke merely touching the edge from below (a 0's top, a thick pen), a glyph further
     down, or a plain edge give nothing back."""
-    from vision.fields import _thick_edge_above, _with_edge
+    from vision.on_rules import glyph_with_edge, thick_edge_above
 
     edge_row = (25, 175)
     mask = np.zeros((80, 200), np.uint8)
@@ -1079,25 +1079,25 @@ def test_a_loop_drawn_across_the_top_edge_is_given_back_to_the_glyph_it_was_eras
     mask[10:23, 130:160] = 1  # the loop across it
     ys, xs = np.mgrid[24:60, 128:162]
     ys, xs = ys.ravel(), xs.ravel()
-    assert _thick_edge_above(mask, (124, 15, 173), xs, ys, 50.0, edge_row) is None  # 9 px down
-    edge = _thick_edge_above(mask, (124, 15, 173), xs, ys, 50.0, edge_row, 2)
+    assert thick_edge_above(mask, (124, 15, 173), xs, ys, 50.0, edge_row) is None  # 9 px down
+    edge = thick_edge_above(mask, (124, 15, 173), xs, ys, 50.0, edge_row, 2)
     assert edge is not None and edge.across and not edge.reaches
     ey, ex = edge.ys, edge.xs
     assert set(ex.tolist()) == set(range(130, 160)) and ey.min() == 10 and ey.max() == 20
     crop = np.full((36, 34), 0.6, np.float32)
-    whole = _with_edge(crop, xs, ys, edge)
+    whole = glyph_with_edge(crop, xs, ys, edge)
     assert whole.shape == (24 + 36 - 10, 34)  # from the loop's top to the glyph's bottom
     assert np.all(whole[0:11, 2:32] == np.float32(0.6)) and np.all(whole[0:11, :2] == 0)
     assert np.all(whole[14:, :] == np.float32(0.6))
-    assert _thick_edge_above(mask, (124, 15, 173), xs, ys + 6, 50.0, edge_row, 2) is None
+    assert thick_edge_above(mask, (124, 15, 173), xs, ys + 6, 50.0, edge_row, 2) is None
     below = np.zeros_like(mask)
     below[13:18, 25:175] = 1
     below[13:23, 130:160] = 1  # thickened downwards only: a top touching the edge
-    touching = _thick_edge_above(below, (124, 15, 173), xs, ys, 50.0, edge_row, 2)
+    touching = thick_edge_above(below, (124, 15, 173), xs, ys, 50.0, edge_row, 2)
     assert touching is not None and not touching.across
     plain = np.zeros_like(mask)
     plain[13:18, 25:175] = 1
-    assert _thick_edge_above(plain, (124, 15, 173), xs, ys, 50.0, edge_row, 2) is None
+    assert thick_edge_above(plain, (124, 15, 173), xs, ys, 50.0, edge_row, 2) is None
 
 
 def test_two_tall_strokes_side_by_side_in_a_lone_table_are_two_digits():
@@ -1154,7 +1154,7 @@ def test_ink_too_pale_to_cut_beside_a_digit_is_seen():
     """A 7 whose bars faded under camera shake is cut as its upright alone (57 read 51): the
     pale bar beside the cut stroke is seen; a clean upright, or one with only the blur's
     rim around it, has nothing beside it."""
-    from vision.fields import _pale_beside
+    from vision.faint import pale_ink_beside
 
     cell = 50.0
     sub = np.zeros((50, 50), np.float32)
@@ -1165,13 +1165,13 @@ def test_ink_too_pale_to_cut_beside_a_digit_is_seen():
     args = ({(0, 0): None}, {(0, 0): (0, 0, 50, 50)})
     away = np.ones((50, 50), bool)
     pieces = {(0, 0): [(1, None)]}
-    assert _pale_beside(*args, sub, clean, away, labels, pieces, cell) == {}
+    assert pale_ink_beside(*args, sub, clean, away, labels, pieces, cell) == {}
     rim = sub.copy()
     rim[7:43, 22:24] = rim[7:43, 28:30] = 0.25  # blur and JPEG around the stroke
-    assert _pale_beside(*args, rim, clean, away, labels, pieces, cell) == {}
+    assert pale_ink_beside(*args, rim, clean, away, labels, pieces, cell) == {}
     faded = sub.copy()
     faded[8:11, 8:24] = 0.2  # the 7's bar, too pale to be cut
-    found = _pale_beside(*args, faded, clean, away, labels, pieces, cell)
+    found = pale_ink_beside(*args, faded, clean, away, labels, pieces, cell)
     assert list(found) == [(0, 0)]
     whole = found[(0, 0)]  # the digit seen with its pale bar, for the reader to read again
     assert whole.shape == (34, 20)  # from the bar's left end to the upright's right side
@@ -1264,7 +1264,8 @@ def test_a_digit_beside_a_separator_widened_along_part_of_it_is_seen_with_that_i
     the digits beside it, for the reader to read them again. Plain separators, a bar crossing
     one over a few rows, a digit further off, or the box's right edge widened the same way
     give nothing back; a glyph already seen with its top edge keeps that."""
-    from vision.fields import Glyph, _run_sides, _strokes_on_separators
+    from vision.fields import Glyph
+    from vision.on_rules import run_sides, strokes_on_separators
     from vision.rules import FoundRule, RuleSet
 
     cell = 50.0
@@ -1283,16 +1284,16 @@ def test_a_digit_beside_a_separator_widened_along_part_of_it_is_seen_with_that_i
     rules = RuleSet([], [rule(x) for x in xs])
 
     def sides(ink: np.ndarray) -> list:
-        return [_run_sides(ink, r) for r in rules.cols]
+        return [run_sides(ink, r) for r in rules.cols]
 
     out = {(0, 0): glyph(0, 35, 12), (0, 1): glyph(1, 92, 22), (0, 2): glyph(2, 130, 30)}
     offset = (100, 300)  # where the field's crop lies in the page's ink map
-    assert _strokes_on_separators(out, rules, sides(raw), cell, offset) == {}
+    assert strokes_on_separators(out, rules, sides(raw), cell, offset) == {}
     crossed = raw.copy()
     crossed[30:34, 118:132] = True  # a bar across the second separator: four rows
-    assert _strokes_on_separators(out, rules, sides(crossed), cell, offset) == {}
+    assert strokes_on_separators(out, rules, sides(crossed), cell, offset) == {}
     raw[40:52, 122:128] = True  # a stem along the second separator, 12 rows
-    seen = _strokes_on_separators(out, rules, sides(raw), cell, offset)
+    seen = strokes_on_separators(out, rules, sides(raw), cell, offset)
     assert set(seen) == {(0, 1), (0, 2)}  # both neighbours may have lost it; not the first
     last = seen[(0, 2)]
     # the digit's crop grown leftwards to the stem: the stem's 12 rows given back, 6 wide
@@ -1302,11 +1303,11 @@ def test_a_digit_beside_a_separator_widened_along_part_of_it_is_seen_with_that_i
     kept = np.ones((45, 30), np.float32)
     out[(0, 2)] = Glyph("table", 0, 2, out[(0, 2)].image, out[(0, 2)].image, 0.2, cell,
                         origin=(230, 320), with_edge=kept)
-    assert set(_strokes_on_separators(out, rules, sides(raw), cell, offset)) == {(0, 1)}
+    assert set(strokes_on_separators(out, rules, sides(raw), cell, offset)) == {(0, 1)}
     raw[40:52, 122:128] = False
     raw[40:52, 172:178] = True  # along the right edge, by the last digit
     out[(0, 2)] = glyph(2, 140, 30)
-    assert _strokes_on_separators(out, rules, sides(raw), cell, offset) == {}
+    assert strokes_on_separators(out, rules, sides(raw), cell, offset) == {}
 
 
 def test_a_digit_well_across_a_separator_is_doubtful():
@@ -1357,20 +1358,20 @@ def test_a_coloured_stroke_on_the_box_edge_before_the_first_digit_is_seen():
     """A violet 1 lying exactly on the table box's black edge neither thickens it nor shows in
     the ink map, but it tints it: the box may hide a leading 1. An untinted edge, or a tint
     after the first digit, does not."""
-    from vision.fields import _coloured_rule_before
+    from vision.on_rules import coloured_rule_before
 
     page = np.full((120, 220, 3), 235, np.uint8)
     cells = [(0, i, (20 + 60 * i, 20, 80 + 60 * i, 100)) for i in range(3)]
     for _, _, (x0, y0, x1, y1) in cells:
         cv2.rectangle(page, (x0, y0), (x1, y1), (25, 25, 25), 2)
     comb = {0: _digit(0, 38, 24, 50, top=35), 1: _digit(1, 98, 24, 50, top=35)}
-    assert not _coloured_rule_before(page, comb, cells, 60.0)
+    assert not coloured_rule_before(page, comb, cells, 60.0)
     tinted = page.copy()
     cv2.line(tinted, (20, 30), (20, 90), (140, 35, 115), 3)  # BGR violet, on the edge
-    assert _coloured_rule_before(tinted, comb, cells, 60.0)
+    assert coloured_rule_before(tinted, comb, cells, 60.0)
     later = page.copy()
     cv2.line(later, (140, 30), (140, 90), (140, 35, 115), 3)  # on a separator past the digits
-    assert not _coloured_rule_before(later, comb, cells, 60.0)
+    assert not coloured_rule_before(later, comb, cells, 60.0)
 
 
 def _table_box_ink(one: float | None):
@@ -1457,7 +1458,7 @@ def test_a_one_glued_to_the_digit_after_it_leaves_an_upright_on_its_left():
     """143 with its 1 just inside the box's edge, touching the 4: one glyph, an H, read 4 at
     0.99. Its left side is an upright over its whole height; a 3, a 4 drawn with its slanted
     stroke, a 0 or a slanted 1 have none there, and a 1 alone is no 1 glued to a digit."""
-    from vision.fields import _left_upright
+    from vision.on_rules import _left_upright
 
     def glyph(*strokes) -> np.ndarray:
         im = np.zeros((60, 40), np.float32)

@@ -32,7 +32,8 @@ from .decode import (
     one_character_short,
     sens_of,
 )
-from .fields import Fields, Glyph, cut_fields, lean, open_core, signed_lean
+from .faint import open_core
+from .fields import Fields, Glyph, cut_fields, lean, signed_lean
 from .layout import Layout
 from .load import load_image
 from .page import Page, find_page, find_pages
