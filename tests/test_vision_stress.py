@@ -291,7 +291,7 @@ def test_the_silent_errors_of_a_longer_stress_run_are_flagged():
              (320, "crayon_sombre_courbe", 34, "table"), (323, "hors_cases", 34, "score"),
              (332, "hors_cases", 36, "table"), (392, "hors_cases", 7, "table"),
              (409, "hors_cases", 20, "table"), (411, "bille_fine", 5, "word"), (411, "cumul", 5, "word"),
-             (420, "bouge", 33, "word"))
+             (420, "bouge", 33, "word"), (457, "doigt_marqueur", 34, "table"))
     for seed, condition, index, wrong in found:
         case = make_cases(40, seed)[index]
         if CONDITIONS[condition].one_on_edge:
