@@ -266,7 +266,7 @@ def _glyphs(
         span = (min(bx0, int(xs_.min())), by0, max(bx1, int(xs_.max()) + 1))
         number = field != "grid"
         edge = thick_edge_above(raw, span, xs_, ys_, cell, rows.get(rc[0]), EDGE_ERASED if number else 1,
-                                 bar=number)
+                                 bar=number, underside=field == "table")
         # what erasing the edges may have taken: a stroke drawn across the top edge, one
         # lying on the bottom edge the glyph reaches
         lost = [edge] if number and edge is not None and edge.across else []

@@ -88,7 +88,7 @@ def _long_run(columns: np.ndarray, run: int) -> bool:
 
 def thick_edge_above(
     mask: np.ndarray, top: tuple[int, int, int], xs: np.ndarray, ys: np.ndarray, cell: float,
-    row: tuple[int, int] | None = None, below: int = 1, bar: bool = False,
+    row: tuple[int, int] | None = None, below: int = 1, bar: bool = False, underside: bool = False,
 ) -> EdgeInk | None:
     """Where the glyph nears its box's top edge and the printed edge is thicker than
     along the rest of its row of boxes (``row``: their extent; the cell's own edge without
@@ -101,8 +101,9 @@ def thick_edge_above(
     edge is not so thickened. ``across``: along as long a run, the ink also rises above the
     edge's usual top, a stroke drawn across the rule (a glyph's top merely touching the edge
     from below thickens it downwards only). ``bar`` (a number's glyph): where nothing is so
-    thickened, a row more along either side of the rule over as long a run, a thin bar
-    lying on it, is found too, as an edge the glyph reaches and no stroke across it."""
+    thickened, a row more along the rule's top over as long a run, a thin bar lying on it,
+    is found too, as an edge the glyph reaches and no stroke across it; with ``underside``
+    (the table's glyphs), a row more along its underside too."""
     found = _edge_strip(mask, top, ys, cell, row, below)
     if found is None:
         return None
@@ -125,12 +126,13 @@ def thick_edge_above(
     thicker = above >= usual + 2
     thin = bar and not _long_run(thicker, run)
     if thin:
-        # a thin bar lying along the rule adds a single row to it, above (176 in pencil,
-        # the 7's bar on the edge: its stem alone read 1, 116 at 0.975) or below (79 in ink,
-        # the 7's bar along the edge's underside, the stem slanting from its end: 19 at
-        # 0.974): enough to say the glyph reaches the edge, too little to give back as a
-        # stroke across it. Only a glyph read 1 is doubted for it (``reader._edge_doubt``)
-        thicker = above >= usual + 1
+        # a thin bar lying along the rule adds a single row to it (176 in pencil, the 7's
+        # bar on the edge: its stem alone read 1, 116 at 0.975): enough to say the glyph
+        # reaches the edge, too little to give back as a stroke across it. Along the
+        # underside, the row may as well be a digit's top touching the rule (a score's 1,
+        # on the benches): only the table, which no move checks, takes it (79 in ink, the
+        # 7's bar one row under the edge, the stem slanting from its end: 19 at 0.974)
+        thicker = (above >= usual + 1) & (high | underside)
     if not _long_run(thicker, run):
         return None
     rises = thicker & high
