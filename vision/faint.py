@@ -1,8 +1,10 @@
-"""Writing too faint for the ink threshold, found cell by cell.
+"""Writing too faint for the ink threshold.
 
 A grid cell, or a stretch of the word's row, whose ink stays under the stroke threshold
 but stands out of the paper around it is not empty: it is returned as doubtful, so that
 the reader flags it instead of reading a blank (a written bulletin is never called blank).
+In the numbered boxes, pale ink beside a digit (a 1 too pale to cut) and pale ink closing
+a digit's open loop are found too, for the reader to read the digit again or doubt it.
 """
 
 from __future__ import annotations
