@@ -723,6 +723,36 @@ def test_a_digit_dissolved_in_paper_grain_makes_its_cell_doubtful():
     assert faint_written_cells(clean, lines, cells, {(0, 2)}, (0, 0), 50.0, 0.02) == set()
 
 
+def test_a_table_digit_with_a_pale_loop_is_also_seen_with_its_ink_paler_still():
+    """128 shaken at 1200×900, its 8 written as an S: the stroke closing the lower loop
+    showed at the pale level and the 8 seen so still read 5, sure; the upper loop's closing
+    stroke had faded further. Such a digit is seen again with its ink down to
+    ``PALE_DEEP`` of its stroke level: the fainter stroke comes in, the paper under it
+    does not."""
+    import cv2
+
+    from vision.faint import PALE_DEEP, deeper_pale_ink
+
+    sub = np.zeros((70, 50), np.float32)
+    cv2.ellipse(sub, (25, 20), (12, 12), 0, 90, 360, 0.5, 3)  # the S's upper curve
+    cv2.ellipse(sub, (25, 46), (12, 12), 0, -90, 180, 0.5, 3)  # its lower curve
+    cv2.ellipse(sub, (25, 20), (12, 12), 0, 0, 90, 0.14, 3)  # the upper loop's faded close
+    paper = np.zeros_like(sub)
+    paper[60:, :] = 0.1  # grain under the deep level
+    sub = np.maximum(sub, paper)
+    assert 0.3 * 0.5 > 0.14 > PALE_DEEP * 0.5 > 0.1
+    labels = ((sub > 0.3) * 1).astype(np.int32)
+    pieces = {(0, 0): [(1, None)]}
+    seen = deeper_pale_ink({(0, 0): None}, sub, np.ones(sub.shape, bool), labels, pieces)
+    assert list(seen) == [(0, 0)]
+    image = seen[(0, 0)]
+    ys, xs = np.nonzero(labels)
+    assert image.shape == (ys.max() + 1 - ys.min(), xs.max() + 1 - xs.min())  # the digit's box
+    assert np.isclose(image, 0.14).sum() > 20  # the faded stroke, given back
+    assert not np.isclose(image, 0.1).any()  # not the grain
+    assert deeper_pale_ink({}, sub, np.ones(sub.shape, bool), labels, pieces) == {}
+
+
 def test_a_scores_pale_loop_is_sought_beyond_its_cut_strokes():
     """26 in a light hand, the 6's loop's left side uncut: what was cut read 5, and 25, the
     move's score, was made sure by the game. The cut strokes' own box holds only half the

@@ -441,6 +441,11 @@ def test_a_digit_read_otherwise_once_its_pale_loop_is_closed_is_doubtful():
     same = fields("5")
     _closed_loops(same, readings, read, recogniser)
     assert same.doubtful == set()
+    # 128 shaken, its 8 an S: still 5 with the loop's pale ink, 8 with the paler ink
+    deeper = fields("5")
+    deeper.deeper_loops = {"table:1": _drawn("8", 1)}
+    _closed_loops(deeper, readings, read, recogniser)
+    assert deeper.doubtful == {"table:1"}
 
 
 def _stroke(col: int, lean_right: float | None) -> Glyph:

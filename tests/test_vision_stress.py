@@ -307,9 +307,16 @@ def test_the_silent_errors_of_a_longer_stress_run_are_flagged():
             assert wrong in r.flagged or got[wrong] == truth[wrong], (condition, case.seed, r.flagged)
     # photos at the low end of the examiners' range (1200×900): 37 under a thumb over the
     # table box's top edge, whose bottom edge was left unerased (its ink capped by the hidden
-    # top edge's) and joined the 7's foot: 32 at 0.97, unflagged; read right since
-    for seed, condition, index, size in ((250, "pouce_sur_les_cases", 36, (1200, 900)),):
+    # top edge's) and joined the 7's foot: 32 at 0.97, unflagged; read right since. 128
+    # shaken, its 8 an S whose closing strokes faded: 125 at 0.98, now flagged
+    low = ((250, "pouce_sur_les_cases", 36, None), (473, "bouge", 16, "table"))
+    for seed, condition, index, wrong in low:
         case = make_cases(40, seed)[index]
-        photo = stress_photo(condition, case.content, case.style, case.seed, size)
+        photo = stress_photo(condition, case.content, case.style, case.seed, (1200, 900))
         r = read_bulletin(photo, case.candidates, case.board, tables=TABLES)
-        assert _got(r) == _truth(case.content), (condition, case.seed, _got(r))
+        truth, got = _truth(case.content), _got(r)
+        if wrong is None:
+            assert got == truth, (condition, case.seed, got)
+        else:
+            assert not [f for f in truth if truth[f] != got[f] and f not in r.flagged], (condition, got)
+            assert wrong in r.flagged or got[wrong] == truth[wrong], (condition, case.seed, r.flagged)

@@ -619,12 +619,15 @@ LOOP_KEEPS = 0.9
 def _closed_loops(fields: Fields, readings, glyphs: dict[str, Glyph], recogniser: Recogniser) -> None:
     """A digit no longer surely read as such once its pale ink closes a loop the cut left
     open (a 6 whose stroke broke in hard pencil, cut and read 5: 163 read 153; seen whole,
-    5 at 0.67, 6 at 0.32): doubtful. A digit the pale ink leaves as read is not; nor one of
-    another cut of its number, kept instead (``glyphs``: the glyphs read, by key)."""
+    5 at 0.67, 6 at 0.32): doubtful. So is a table digit seen with its ink paler still (an 8
+    written as an S, shaken: with the loop's ink 5 at 0.99, with the paler 8 at 0.93). A
+    digit the pale ink leaves as read is not; nor one of another cut of its number, kept
+    instead (``glyphs``: the glyphs read, by key)."""
     read = {r.key for r in readings}
-    _unsure_when_seen_whole(fields, readings, {
-        k: g for k, g in fields.pale_loops.items() if k in read and glyphs[k].origin == g.origin
-    }, recogniser)
+    for seen in (fields.pale_loops, fields.deeper_loops):
+        _unsure_when_seen_whole(fields, readings, {
+            k: g for k, g in seen.items() if k in read and glyphs[k].origin == g.origin
+        }, recogniser)
 
 
 def _unsure_when_seen_whole(
