@@ -723,15 +723,14 @@ def test_a_digit_dissolved_in_paper_grain_makes_its_cell_doubtful():
     assert faint_written_cells(clean, lines, cells, {(0, 2)}, (0, 0), 50.0, 0.02) == set()
 
 
-def test_a_table_digit_with_a_pale_loop_is_also_seen_with_its_ink_paler_still():
-    """128 shaken at 1200×900, its 8 written as an S: the stroke closing the lower loop
-    showed at the pale level and the 8 seen so still read 5, sure; the upper loop's closing
-    stroke had faded further. Such a digit is seen again with its ink down to
-    ``PALE_DEEP`` of its stroke level: the fainter stroke comes in, the paper under it
-    does not."""
+def test_a_table_digit_is_also_seen_with_its_faded_ink():
+    """128 shaken at 1200×900, its 8 written as an S: the stroke closing the upper loop had
+    faded under every level the cut and the pale-loop search use, and the 8 read 5, sure.
+    Each table digit is seen again with its ink down to ``PALE_DEEP`` of its stroke level
+    inside its box: the faded stroke comes in, the paper's grain under that level does not."""
     import cv2
 
-    from vision.faint import PALE_DEEP, deeper_pale_ink
+    from vision.faint import PALE_DEEP, with_faded_ink
 
     sub = np.zeros((70, 50), np.float32)
     cv2.ellipse(sub, (25, 20), (12, 12), 0, 90, 360, 0.5, 3)  # the S's upper curve
@@ -743,14 +742,19 @@ def test_a_table_digit_with_a_pale_loop_is_also_seen_with_its_ink_paler_still():
     assert 0.3 * 0.5 > 0.14 > PALE_DEEP * 0.5 > 0.1
     labels = ((sub > 0.3) * 1).astype(np.int32)
     pieces = {(0, 0): [(1, None)]}
-    seen = deeper_pale_ink({(0, 0): None}, sub, np.ones(sub.shape, bool), labels, pieces)
+    away = np.ones(sub.shape, bool)
+    seen = with_faded_ink({(0, 0): None}, sub, away, labels, pieces)
     assert list(seen) == [(0, 0)]
     image = seen[(0, 0)]
     ys, xs = np.nonzero(labels)
     assert image.shape == (ys.max() + 1 - ys.min(), xs.max() + 1 - xs.min())  # the digit's box
     assert np.isclose(image, 0.14).sum() > 20  # the faded stroke, given back
     assert not np.isclose(image, 0.1).any()  # not the grain
-    assert deeper_pale_ink({}, sub, np.ones(sub.shape, bool), labels, pieces) == {}
+    on_rule = away.copy()
+    on_rule[:, 22:] = False  # pale ink on a rule is the rule's; the digit's strokes stay
+    kept = with_faded_ink({(0, 0): None}, sub, on_rule, labels, pieces)[(0, 0)]
+    assert not np.isclose(kept, 0.14).any() and np.isclose(kept, 0.5).sum() == (labels > 0).sum()
+    assert with_faded_ink({(1, 0): None}, sub, away, labels, pieces) == {}  # no strokes cut
 
 
 def test_a_scores_pale_loop_is_sought_beyond_its_cut_strokes():

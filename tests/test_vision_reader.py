@@ -441,11 +441,36 @@ def test_a_digit_read_otherwise_once_its_pale_loop_is_closed_is_doubtful():
     same = fields("5")
     _closed_loops(same, readings, read, recogniser)
     assert same.doubtful == set()
-    # 128 shaken, its 8 an S: still 5 with the loop's pale ink, 8 with the paler ink
-    deeper = fields("5")
-    deeper.deeper_loops = {"table:1": _drawn("8", 1)}
-    _closed_loops(deeper, readings, read, recogniser)
-    assert deeper.doubtful == {"table:1"}
+
+
+def test_a_table_digit_read_otherwise_with_its_faded_ink_is_doubtful():
+    """128 shaken, its 8 written as an S: the cut strokes read 5 at 0.99, and so did they
+    with the pale ink closing one loop. Seen with its faded ink (``Fields.faded``) it reads
+    8: its cell is doubtful. A digit still read as read is left alone; so is one of another
+    cut of its number (not the glyph read)."""
+    from vision.fields import Fields
+    from vision.reader import _faded_strokes
+    from vision.recognise import Recogniser
+
+    recogniser = Recogniser.load()
+    cut = [_drawn("5", 1)]
+    readings = recogniser.read(cut)
+    assert readings[0].best == "5"
+
+    def fields(again: Glyph) -> Fields:
+        return Fields({}, {"table": {1: cut[0]}}, np.zeros((1, 1), np.float32), 200.0, 100.0,
+                      faded={"table:1": again})
+
+    read = {g.key: g for g in cut}
+    eight = fields(_drawn("8", 1))
+    _faded_strokes(eight, readings, read, recogniser)
+    assert eight.doubtful == {"table:1"}
+    same = fields(_drawn("5", 1))
+    _faded_strokes(same, readings, read, recogniser)
+    assert same.doubtful == set()
+    elsewhere = fields(replace(_drawn("8", 1), origin=(40, 0)))
+    _faded_strokes(elsewhere, readings, read, recogniser)
+    assert elsewhere.doubtful == set()
 
 
 def _stroke(col: int, lean_right: float | None) -> Glyph:

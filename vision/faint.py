@@ -299,10 +299,10 @@ LOOP_SIZE = 0.2
 #: made sure by the game at 0.9997)
 LOOP_PAD = 0.25
 PALE_LOOP_SIZE = 0.15
-#: a table digit whose pale ink closes a loop is seen again with its ink down to this share
-#: of its stroke level: the strokes that close an 8 written as an S can fade below every
-#: level that showed the loop (128 shaken at 1200×900: seen with the ink above 0.4, still 5
-#: at 0.99; above 0.25, 8 at 0.93)
+#: a table digit is seen again with its ink down to this share of its stroke level: the
+#: strokes that close an 8 written as an S can fade below every level that showed a loop
+#: (128 shaken at 1200×900: seen with the ink above 0.4, still 5 at 0.99; above 0.25, 8 at
+#: 0.93)
 PALE_DEEP = 0.25
 
 
@@ -349,22 +349,25 @@ def pale_closed_loops(
     return found
 
 
-def deeper_pale_ink(
-    found: dict, sub: np.ndarray, away: np.ndarray, labels: np.ndarray, pieces: dict,
+def with_faded_ink(
+    digits: dict, sub: np.ndarray, away: np.ndarray, labels: np.ndarray, pieces: dict,
 ) -> dict[tuple[int, int], np.ndarray]:
-    """Each table digit of ``found`` (whose pale ink closes a loop) with its ink down to
-    ``PALE_DEEP`` of its stroke level, as a glyph's image: where the loop showed, other
-    closing strokes may be paler still (an 8 as an S, shaken: seen at the loop's level it
-    still read 5, sure). The reader reads it again so too."""
-    deeper = {}
-    for rc in found:
+    """Each digit of ``digits`` (by cell) with its ink down to ``PALE_DEEP`` of its stroke
+    level inside its box, off the rules, as a glyph's image: strokes that shake or a light
+    pen faded under the cut's thresholds come back (an 8 written as an S, shaken: its
+    strokes alone, and with the pale ink that closed one loop, read 5, sure). The reader
+    reads the table's so again: nothing else checks the table."""
+    seen = {}
+    for rc in digits:
         mine = _own_strokes(rc, labels, pieces)
         ys, xs = np.nonzero(mine)
+        if len(ys) == 0:
+            continue
         y0, y1, x0, x1 = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
         level = PALE_DEEP * float(np.median(sub[mine]))
         whole = ((sub[y0:y1, x0:x1] > level) & away[y0:y1, x0:x1]) | mine[y0:y1, x0:x1]
-        deeper[rc] = np.where(whole, sub[y0:y1, x0:x1], 0).astype(np.float32)
-    return deeper
+        seen[rc] = np.where(whole, sub[y0:y1, x0:x1], 0).astype(np.float32)
+    return seen
 
 
 def _own_strokes(rc: tuple[int, int], labels: np.ndarray, pieces: dict) -> np.ndarray:

@@ -44,7 +44,7 @@ from .comb_doubts import (
     side_by_side_in_table,
     wide_in_table,
 )
-from .faint import deeper_pale_ink, faint_written_cells, pale_closed_loops, pale_ink_beside
+from .faint import faint_written_cells, pale_closed_loops, pale_ink_beside, with_faded_ink
 from .ink import LOW_INK, ink_map, ink_threshold
 from .layout import Box, Box4, Layout, to_px
 from .on_rules import (
@@ -161,9 +161,9 @@ class Fields:
     #: table digits (by key) seen with the pale ink around their strokes, where that ink
     #: closes a loop their cut left open (a 6 cut as a 5 in hard pencil): read again so
     pale_loops: dict[str, Glyph] = field(default_factory=dict)
-    #: those of the table seen with their ink paler still (``faint.PALE_DEEP``): an 8 written
-    #: as an S whose closing strokes faded under shake reads 5 at the loop's level
-    deeper_loops: dict[str, Glyph] = field(default_factory=dict)
+    #: table digits (by key) seen with their ink down to ``faint.PALE_DEEP`` of their stroke
+    #: level: an 8 written as an S whose closing strokes faded under shake was cut as a 5
+    faded: dict[str, Glyph] = field(default_factory=dict)
 
     @property
     def empty(self) -> bool:
@@ -304,7 +304,7 @@ class _Cut(NamedTuple):
     pale_beside: dict[tuple[int, int], np.ndarray]  # table cells with ink too pale to cut beside
     # the digit, and the digit seen with it
     pale_loops: dict[tuple[int, int], np.ndarray]  # table, score digits whose pale ink closes a loop
-    deeper_loops: dict[tuple[int, int], np.ndarray]  # the table's, with their ink paler still
+    faded: dict[tuple[int, int], np.ndarray]  # table digits, with their ink down to PALE_DEEP
     doubted: set[tuple[int, int]]  # number cells whose glyph the cut doubts (by a stroked
     # separator, along a rule, sharing a box)
     apart: bool = False  # the alternative parts strokes that do not touch, no stroke cut
@@ -447,7 +447,7 @@ def _cut(
     loops = {}
     if field in ("table", "score"):
         loops = pale_closed_loops(out, sub, away, labels, pieces, wide=field == "score")
-    deeper = deeper_pale_ink(loops, sub, away, labels, pieces) if field == "table" else {}
+    faded = with_faded_ink(out, sub, away, labels, pieces) if field == "table" else {}
     # the table is decoded with a possibly lost leading digit; the score is flagged for one
     # where the game cannot vouch for it (the others have the game)
     start = _first_centred_cell(out, comb, x0) if field in ("table", "score") else None
@@ -461,7 +461,7 @@ def _cut(
         or stroke_on_rule_before(out, pieces, stats, raw, sub, on_rule, rules, cell, min_area)
     )
     return _Cut(out, doubtful - set(out), marked or bool(out) or bool(doubtful), alternative, hidden,
-                joined_cut, pale, loops, deeper, doubted, apart,
+                joined_cut, pale, loops, faded, doubted, apart,
                 combed and rules_astray(rules, xs, ys, search))
 
 
@@ -606,7 +606,7 @@ def cut_fields(bgr: np.ndarray, layout: Layout, tolerance: float = 0.09) -> Fiel
     joined_cuts: dict[str, dict[int, Glyph]] = {}
     pale_beside: dict[str, Glyph] = {}
     pale_loops: dict[str, Glyph] = {}
-    deeper_loops: dict[str, Glyph] = {}
+    faded: dict[str, Glyph] = {}
     apart: set[str] = set()
     for name in layout.data["fields"]:
         cells = [(0, i, to_px(b, size)) for i, b in enumerate(layout.comb_cells(name))]
@@ -634,8 +634,8 @@ def cut_fields(bgr: np.ndarray, layout: Layout, tolerance: float = 0.09) -> Fiel
         doubtful |= {f"{name}:{c}" for _, c in cut.doubted}
         pale_loops |= {f"{name}:{rc[1]}": replace(cut.glyphs[rc], image=image)
                        for rc, image in cut.pale_loops.items()}
-        deeper_loops |= {f"{name}:{rc[1]}": replace(cut.glyphs[rc], image=image)
-                         for rc, image in cut.deeper_loops.items()}
+        faded |= {f"{name}:{rc[1]}": replace(cut.glyphs[rc], image=image)
+                  for rc, image in cut.faded.items()}
     touching_one = plausible_cuts(combs, alternatives, apart)
     doubtful |= short_characters(combs) | across_separators(combs, layout, size) | lone_wide_table(combs)
     doubtful |= side_by_side_in_table(combs)
@@ -648,7 +648,7 @@ def cut_fields(bgr: np.ndarray, layout: Layout, tolerance: float = 0.09) -> Fiel
     if even < SHAKEN:  # a stroke across the shake fades: the table, unchecked, may lose one
         doubtful.add("table:bouge")
     return Fields(grid, combs, ink, paper, sharp, doubtful, marked, alternatives, hidden_in, joined_cuts,
-                  pale_beside, even, touching_one, pale_loops, deeper_loops)
+                  pale_beside, even, touching_one, pale_loops, faded)
 
 
 #: below this :func:`isotropy` of the grid the photo is shaken: strokes across the motion
