@@ -9,6 +9,7 @@ a digit's open loop are found too, for the reader to read the digit again or dou
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from itertools import groupby
 
 import cv2
@@ -328,23 +329,16 @@ def pale_closed_loops(
     score the game makes it sure (26 read 25). The table keeps the tight search: widened
     there, it flagged two more tables read right out of 300 bench photos."""
     found = {}
-    for rc in out:
-        mine = _own_strokes(rc, labels, pieces)
-        ys, xs = np.nonzero(mine)
-        if len(ys) == 0:
-            continue
-        height = ys.max() + 1 - ys.min()
-        pad = int(LOOP_PAD * height) if wide else 0
-        y0, y1 = max(ys.min() - pad, 0), min(ys.max() + 1 + pad, sub.shape[0])
-        x0, x1 = max(xs.min() - pad, 0), min(xs.max() + 1 + pad, sub.shape[1])
-        cut = mine[y0:y1, x0:x1]
+    for rc, mine, height, box in _own_digits(out, labels, pieces, LOOP_PAD if wide else 0.0):
+        cut = mine[box]
         least = ((PALE_LOOP_SIZE if wide else LOOP_SIZE) * height) ** 2
         loops = _loops(cut, least)
+        stroke = float(np.median(sub[mine]))
         for level in PALE_LOOP:
-            pale = (sub[y0:y1, x0:x1] > level * float(np.median(sub[mine]))) & away[y0:y1, x0:x1]
+            pale = (sub[box] > level * stroke) & away[box]
             whole = _touching(pale | cut, cut) if wide else pale | cut
             if _loops(whole, least) > loops:
-                found[rc] = np.where(whole, sub[y0:y1, x0:x1], 0).astype(np.float32)
+                found[rc] = np.where(whole, sub[box], 0).astype(np.float32)
                 break
     return found
 
@@ -358,21 +352,28 @@ def with_faded_ink(
     strokes alone, and with the pale ink that closed one loop, read 5, sure). The reader
     reads the table's so again: nothing else checks the table."""
     seen = {}
-    for rc in digits:
-        mine = _own_strokes(rc, labels, pieces)
-        ys, xs = np.nonzero(mine)
-        if len(ys) == 0:
-            continue
-        y0, y1, x0, x1 = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
+    for rc, mine, _, box in _own_digits(digits, labels, pieces):
         level = PALE_DEEP * float(np.median(sub[mine]))
-        whole = ((sub[y0:y1, x0:x1] > level) & away[y0:y1, x0:x1]) | mine[y0:y1, x0:x1]
-        seen[rc] = np.where(whole, sub[y0:y1, x0:x1], 0).astype(np.float32)
+        whole = ((sub[box] > level) & away[box]) | mine[box]
+        seen[rc] = np.where(whole, sub[box], 0).astype(np.float32)
     return seen
 
 
-def _own_strokes(rc: tuple[int, int], labels: np.ndarray, pieces: dict) -> np.ndarray:
-    """The mask of the pieces cut as the digit of cell ``rc``."""
-    return np.isin(labels, [lab for lab, _ in pieces.get(rc, [])])
+def _own_digits(
+    digits: dict, labels: np.ndarray, pieces: dict, pad: float = 0.0,
+) -> Iterator[tuple[tuple[int, int], np.ndarray, int, tuple[slice, slice]]]:
+    """Each digit of ``digits`` that has strokes: its cell, the mask of the pieces cut as
+    it, its height, and its box widened by ``pad`` of that height (within the field)."""
+    for rc in digits:
+        mine = np.isin(labels, [lab for lab, _ in pieces.get(rc, [])])
+        ys, xs = np.nonzero(mine)
+        if len(ys) == 0:
+            continue
+        height = int(ys.max() + 1 - ys.min())
+        grow = int(pad * height)
+        y0, y1 = max(ys.min() - grow, 0), min(ys.max() + 1 + grow, labels.shape[0])
+        x0, x1 = max(xs.min() - grow, 0), min(xs.max() + 1 + grow, labels.shape[1])
+        yield rc, mine, height, (slice(y0, y1), slice(x0, x1))
 
 
 def _touching(mask: np.ndarray, seed: np.ndarray) -> np.ndarray:
