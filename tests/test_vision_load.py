@@ -82,3 +82,40 @@ def test_a_12_megapixel_photo_is_decoded_at_half_size():
     assert img[:, :900].mean() < 60 and img[:, 1100:].mean() > 180
     small = load_image(_jpeg(np.full((1200, 1600, 3), 200, np.uint8), 85))
     assert small.shape[:2] == (1200, 1600)  # an ordinary photo keeps every pixel
+
+
+def _pillow_reference(data: bytes) -> np.ndarray:
+    """What Pillow alone makes of a JPEG: draft decoding at half size, then EXIF upright."""
+    from PIL import ImageOps
+
+    img = Image.open(io.BytesIO(data))
+    w, h = img.size
+    img.draft("RGB", (w // 2, h // 2))
+    img = ImageOps.exif_transpose(img)
+    return cv2.cvtColor(np.asarray(img.convert("RGB")), cv2.COLOR_RGB2BGR)
+
+
+@pytest.mark.parametrize("orientation", range(1, 9))
+def test_a_phone_jpeg_gives_pillows_pixels_in_every_exif_orientation(orientation):
+    # OpenCV decodes phone photos (faster); each pixel must be Pillow's, turned the same way
+    rng = np.random.default_rng(orientation)
+    photo = np.zeros((1000, 4000, 3), np.uint8)
+    photo[:, :, 0] = np.linspace(0, 255, 4000, dtype=np.uint8)[None, :]
+    photo[:, :, 1] = np.linspace(0, 255, 1000, dtype=np.uint8)[:, None]
+    photo[100:300, 200:900] = 255  # a corner patch shows any wrong turn
+    photo[:, :, 2] = rng.integers(0, 256, (1000, 4000), dtype=np.uint8) // 4 + 100
+    pil = Image.fromarray(cv2.cvtColor(photo, cv2.COLOR_BGR2RGB))
+    exif = pil.getexif()
+    exif[0x0112] = orientation
+    buf = io.BytesIO()
+    pil.save(buf, "JPEG", quality=85, exif=exif.tobytes())
+    data = buf.getvalue()
+    img = load_image(data)
+    expected = _pillow_reference(data)
+    assert img.shape == expected.shape
+    assert img.shape[:2] == ((500, 2000) if orientation < 5 else (2000, 500))
+    assert np.array_equal(img, expected)
+    # a photo whose bytes stop short is still refused, never decoded in part
+    with pytest.raises(VisionError) as err:
+        load_image(data[: len(data) * 2 // 3])
+    assert err.value.status == ILLISIBLE

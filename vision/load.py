@@ -1,9 +1,10 @@
 """Stage 1: photo bytes or path → upright BGR array, EXIF orientation honoured, ≤ 20 MP.
 
-Pillow decodes (EXIF; JPEG draft mode decodes a 12 MP photo at half size, a 100 MP one
-at an eighth, for a fraction of the cost);
-OpenCV is the fallback for what Pillow refuses. Every failure becomes a
-``VisionError`` with a status, never a raw exception.
+A phone's JPEG (RGB or grey, complete) is decoded by OpenCV's libjpeg straight to BGR, at
+1/2 of its size for a 12 MP photo and 1/8 for a 100 MP one, then turned upright by its
+EXIF orientation; Pillow reads the header and decodes everything else (its JPEG draft mode
+gives the same pixels, but slower). OpenCV is also the fallback for what Pillow refuses.
+Every failure becomes a ``VisionError`` with a status, never a raw exception.
 """
 
 from __future__ import annotations
@@ -81,6 +82,36 @@ def _draft_scale(w: int, h: int) -> int:
     return k
 
 
+#: OpenCV's reduced JPEG decoding per scale; the same libjpeg DCT scaling as Pillow's draft
+#: mode, byte for byte (tests/test_vision_load.py), 28 ms instead of 46 for a 12 MP photo on
+#: one core, without Pillow's copy and its RGB→BGR conversion
+_CV_JPEG_SCALE = {1: cv2.IMREAD_COLOR, 2: cv2.IMREAD_REDUCED_COLOR_2,
+                  4: cv2.IMREAD_REDUCED_COLOR_4, 8: cv2.IMREAD_REDUCED_COLOR_8}
+
+#: EXIF orientation → how the stored pixels are turned upright (Pillow's ``exif_transpose``)
+_UPRIGHT = {
+    2: lambda a: a[:, ::-1],
+    3: lambda a: a[::-1, ::-1],
+    4: lambda a: a[::-1],
+    5: lambda a: a.transpose(1, 0, 2),
+    6: lambda a: cv2.rotate(a, cv2.ROTATE_90_CLOCKWISE),
+    7: lambda a: a.transpose(1, 0, 2)[::-1, ::-1],
+    8: lambda a: cv2.rotate(a, cv2.ROTATE_90_COUNTERCLOCKWISE),
+}
+
+
+def _opencv_jpeg(data: bytes, scale: int, orientation: int) -> np.ndarray | None:
+    """A complete JPEG decoded by OpenCV at 1/``scale`` and turned upright; None when OpenCV
+    cannot (Pillow then decodes it, and says why it is unreadable)."""
+    if not data[-4096:].rstrip(b"\0").endswith(b"\xff\xd9"):  # truncated, or data after
+        return None  # the image (a motion photo's video): Pillow's way, as before
+    flags = _CV_JPEG_SCALE[scale] | cv2.IMREAD_IGNORE_ORIENTATION
+    img = cv2.imdecode(np.frombuffer(data, np.uint8), flags)
+    if img is None:
+        return None
+    return _UPRIGHT.get(orientation, lambda a: a)(img)
+
+
 def _pillow(data: bytes) -> np.ndarray:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -93,6 +124,10 @@ def _pillow(data: bytes) -> np.ndarray:
                 raise VisionError(ILLISIBLE, f"image démesurée ({w}×{h})")
             if img.format == "JPEG":
                 k = _draft_scale(w, h)
+                if img.mode in ("RGB", "L"):
+                    fast = _opencv_jpeg(data, k, img.getexif().get(EXIF_ORIENTATION, 1))
+                    if fast is not None:
+                        return np.ascontiguousarray(fast)
                 if k > 1:  # decoded at 1/k straight from the JPEG: 4× faster per halving
                     img.draft("RGB", (math.ceil(w / k), math.ceil(h / k)))
             if img.getexif().get(EXIF_ORIENTATION, 1) != 1:
