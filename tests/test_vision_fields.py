@@ -757,6 +757,23 @@ def test_a_table_digit_is_also_seen_with_its_faded_ink():
     assert with_faded_ink({(1, 0): None}, sub, away, labels, pieces) == {}  # no strokes cut
 
 
+def test_the_reference_is_seen_with_its_faded_ink_as_the_table_is():
+    """H8 in hard pencil on the box's edge (stress seed 504, personalised): the 8's upper right
+    stroke faded under the cut's levels, and it read 6 at 0.97. OUIRENT is worth 66 at H6 as
+    at H8 on the first coup's empty board, so the game could not tell them apart. The
+    reference's characters, like the table's digits, are seen again with their faded ink;
+    the score's are not (the move's score checks them), nor the word's letters."""
+    rng = np.random.default_rng(3)
+    paper, _ = write_bulletin(BulletinContent(47, "CHAT", "H8", 10), STYLES["test_vif"], rng)
+    fields = _cut(paper, rng)
+    for name in ("table", "ref"):
+        assert fields.combs[name]
+        assert {k for k in fields.faded if k.startswith(name + ":")} == {
+            f"{name}:{c}" for c in fields.combs[name]}
+    assert fields.combs["score"] and fields.grid  # written, and not seen so
+    assert {k.split(":")[0] for k in fields.faded} == {"table", "ref"}
+
+
 def test_a_scores_pale_loop_is_sought_beyond_its_cut_strokes():
     """26 in a light hand, the 6's loop's left side uncut: what was cut read 5, and 25, the
     move's score, was made sure by the game. The cut strokes' own box holds only half the

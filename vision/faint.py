@@ -350,7 +350,10 @@ def with_faded_ink(
     level inside its box, off the rules, as a glyph's image: strokes that shake or a light
     pen faded under the cut's thresholds come back (an 8 written as an S, shaken: its
     strokes alone, and with the pale ink that closed one loop, read 5, sure). The reader
-    reads the table's so again: nothing else checks the table."""
+    reads the table's and the reference's so again: nothing else checks the table, and
+    the game does not tell a reference from another where the word is worth its score at
+    both (H8 in hard pencil, the 8's upper right stroke faded: H6, OUIRENT worth 66 at
+    either on the first coup)."""
     seen = {}
     for rc, mine, _, box in _own_digits(digits, labels, pieces):
         level = PALE_DEEP * float(np.median(sub[mine]))

@@ -161,8 +161,9 @@ class Fields:
     #: table digits (by key) seen with the pale ink around their strokes, where that ink
     #: closes a loop their cut left open (a 6 cut as a 5 in hard pencil): read again so
     pale_loops: dict[str, Glyph] = field(default_factory=dict)
-    #: table digits (by key) seen with their ink down to ``faint.PALE_DEEP`` of their stroke
-    #: level: an 8 written as an S whose closing strokes faded under shake was cut as a 5
+    #: table digits and reference characters (by key) seen with their ink down to
+    #: ``faint.PALE_DEEP`` of their stroke level: an 8 written as an S whose closing strokes
+    #: faded under shake was cut as a 5; a pencil 8 whose upper right stroke faded, as a 6
     faded: dict[str, Glyph] = field(default_factory=dict)
 
     @property
@@ -304,7 +305,7 @@ class _Cut(NamedTuple):
     pale_beside: dict[tuple[int, int], np.ndarray]  # table cells with ink too pale to cut beside
     # the digit, and the digit seen with it
     pale_loops: dict[tuple[int, int], np.ndarray]  # table, score digits whose pale ink closes a loop
-    faded: dict[tuple[int, int], np.ndarray]  # table digits, with their ink down to PALE_DEEP
+    faded: dict[tuple[int, int], np.ndarray]  # table, reference: with their ink down to PALE_DEEP
     doubted: set[tuple[int, int]]  # number cells whose glyph the cut doubts (by a stroked
     # separator, along a rule, sharing a box)
     apart: bool = False  # the alternative parts strokes that do not touch, no stroke cut
@@ -447,7 +448,9 @@ def _cut(
     loops = {}
     if field in ("table", "score"):
         loops = pale_closed_loops(out, sub, away, labels, pieces, wide=field == "score")
-    faded = with_faded_ink(out, sub, away, labels, pieces) if field == "table" else {}
+    # what the game may not check: the table, and a reference where the word is worth its
+    # score at more than one place (the first coup's empty board)
+    faded = with_faded_ink(out, sub, away, labels, pieces) if field in ("table", "ref") else {}
     # the table is decoded with a possibly lost leading digit; the score is flagged for one
     # where the game cannot vouch for it (the others have the game)
     start = _first_centred_cell(out, comb, x0) if field in ("table", "score") else None

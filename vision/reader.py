@@ -627,17 +627,20 @@ def _closed_loops(fields: Fields, readings, glyphs: dict[str, Glyph], recogniser
     }, recogniser)
 
 
-#: a table digit seen with its faded ink must still read as read this surely (benches 21 and
-#: 501 generic, 8 personalised: on unflagged generic bulletins, 0.89 or more; misread digits
-#: the cut made sure fell to 0.3 and under, the S-shaped 8 read 5 to 0.06)
+#: a table digit (or a reference character) seen with its faded ink must still read as read
+#: this surely (benches 21 and 501 generic, 8 personalised: table digits on unflagged
+#: generic bulletins, 0.89 or more; misread digits the cut made sure fell to 0.3 and under,
+#: the S-shaped 8 read 5 to 0.06, the pencil 8 read 6 in H8 to 0.002)
 FADED_KEEPS = 0.8
 
 
 def _faded_strokes(fields: Fields, readings, glyphs: dict[str, Glyph], recogniser: Recogniser) -> None:
-    """A table digit no longer surely read as such once seen with its ink down to a quarter
-    of its stroke level (``Fields.faded``): strokes faded under the cut's thresholds made
-    it another digit (128 shaken, the 8 an S whose closing strokes were lost: 5 at 0.99;
-    seen with its faded ink, 8 at 0.93). Doubtful: nothing else checks the table."""
+    """A table digit or reference character no longer surely read as such once seen with
+    its ink down to a quarter of its stroke level (``Fields.faded``): strokes faded under
+    the cut's thresholds made it another (128 shaken, the 8 an S whose closing strokes were
+    lost: 5 at 0.99; seen with its faded ink, 8 at 0.93. H8 in hard pencil: H6 at 0.97,
+    the 8 at 0.49 so). Doubtful: nothing else checks the table, and the game leaves the
+    reference to the ink where the word is worth its score at several places."""
     read = {r.key for r in readings}
     _unsure_when_seen_whole(fields, readings, {
         k: g for k, g in fields.faded.items() if k in read and glyphs[k].origin == g.origin
