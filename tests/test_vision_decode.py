@@ -1272,6 +1272,39 @@ def test_a_place_only_the_ink_tells_needs_each_differing_character_read_surely()
     assert alone.ref.value == "H4" and alone.ref.confidence >= FLAG_THRESHOLD
 
 
+def test_a_reference_character_read_otherwise_with_its_faded_ink_leaves_a_twin_place_open():
+    """H8 in hard pencil (stress seed 504), the 8's upper right stroke faded: H6 at 0.97,
+    and OUIRENT is worth 66 at H8, H6 and H4 on the first coup's empty board. Seen with its
+    faded ink the 6 read 8 (``faded_otherwise``): the place rests on that cell alone, so the
+    reference is flagged. Where the word is worth its score at no place differing in that
+    cell, the game places it and the reference passes; so does it when only a cell the
+    places share was read otherwise; with no legal move to vouch for it, it is flagged as
+    every field then is."""
+    from vision.reader import FLAG_THRESHOLD
+
+    moves = [Candidate("H8", "OUIRENT", 66), Candidate("H6", "OUIRENT", 66),
+             Candidate("H4", "OUIRENT", 66), Candidate("H5", "OUIRENT", 64),
+             Candidate("8H", "ROUTINE", 70)]
+    sure = {i: {"p": 0.98} for i in range(7)}
+    word = word_cells("OUIRENT", overrides=sure) + comb("score", "66", sure)
+
+    def read(faded: set[int], moves=moves):
+        ref = comb("ref", "H6", {0: {"p": 0.99}, 1: {"p": 0.97}})
+        for i in faded:
+            ref[i].faded_otherwise = True
+        return decode(group_readings(word + ref), moves)
+
+    assert read(set()).ref.value == "H6" and read(set()).ref.confidence >= FLAG_THRESHOLD
+    pencil = read({1})
+    assert pencil.ref.value == "H6" and pencil.ref.confidence < FLAG_THRESHOLD
+    settled = read({1}, [m for m in moves if m.ref in ("H6", "H5", "8H")])
+    assert settled.ref.value == "H6" and settled.ref.confidence >= FLAG_THRESHOLD
+    assert read({0}).ref.confidence >= FLAG_THRESHOLD  # the H: H8 and H4 share it
+    unplaced = read({1}, [m for m in moves if m.word == "ROUTINE"])
+    assert unplaced.move is None or unplaced.move.word != "OUIRENT"
+    assert unplaced.ref.confidence < FLAG_THRESHOLD
+
+
 def test_a_score_digit_read_unsurely_is_not_made_sure_by_the_move():
     """KEPI written at 15G for 48 (it is worth 45: a miscount, which the player answers for),
     the 8 read 5 at 0.86, 8 at 0.02: the move's 45 agreed with the ink and made it sure at

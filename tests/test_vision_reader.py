@@ -471,6 +471,15 @@ def test_a_table_digit_read_otherwise_with_its_faded_ink_is_doubtful():
     elsewhere = fields(replace(_drawn("8", 1), origin=(40, 0)))
     _faded_strokes(elsewhere, readings, read, recogniser)
     assert elsewhere.doubtful == set()
+    # a reference's character read otherwise is left to the decoder, which knows whether
+    # the game places the move (H8 in hard pencil read H6, OUIRENT worth 66 at both)
+    six = [replace(_drawn("6", 1), field="ref")]
+    ref_readings = recogniser.read(six)
+    assert ref_readings[0].best == "6" and not ref_readings[0].faded_otherwise
+    ref = Fields({}, {"ref": {1: six[0]}}, np.zeros((1, 1), np.float32), 200.0, 100.0,
+                 faded={"ref:1": replace(_drawn("8", 1), field="ref")})
+    _faded_strokes(ref, ref_readings, {g.key: g for g in six}, recogniser)
+    assert ref.doubtful == set() and ref_readings[0].faded_otherwise
 
 
 def _stroke(col: int, lean_right: float | None) -> Glyph:

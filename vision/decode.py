@@ -1006,7 +1006,9 @@ def _place_rests_on_doubtful_ink(
     differs from the one read only in characters the ink is unsure of: neither word nor score
     tells the places apart, the ink alone does, and its share among references (a letter
     cannot stand there) hides a hesitating cell (ADOREE at H7 for 16 under a camera shake,
-    its barred 7 read 4 at 0.85: ADOREE is worth 16 at H4 too, and H4 passed at 0.97)."""
+    its barred 7 read 4 at 0.85: ADOREE is worth 16 at H4 too, and H4 passed at 0.97). A
+    cell read otherwise once seen with its faded ink is unsure however sure it reads (H8 in
+    hard pencil, the 8's upper right stroke faded: H6 at 0.97, OUIRENT worth 66 at both)."""
     if move is None or not isinstance(ref, str) or len(cells) != len(ref):
         return False
     word = move.word.upper()
@@ -1015,7 +1017,8 @@ def _place_rests_on_doubtful_ink(
             continue
         differ = [(cell, mine) for cell, mine, theirs in zip(cells, ref, c.ref, strict=True)
                   if mine != theirs]
-        if all(_ref_char_p(cell, mine) < REF_CELL_SURE for cell, mine in differ):
+        if all(_ref_char_p(cell, mine) < REF_CELL_SURE or cell.faded_otherwise
+               for cell, mine in differ):
             return True
     return False
 

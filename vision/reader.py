@@ -639,12 +639,18 @@ def _faded_strokes(fields: Fields, readings, glyphs: dict[str, Glyph], recognise
     its ink down to a quarter of its stroke level (``Fields.faded``): strokes faded under
     the cut's thresholds made it another (128 shaken, the 8 an S whose closing strokes were
     lost: 5 at 0.99; seen with its faded ink, 8 at 0.93. H8 in hard pencil: H6 at 0.97,
-    the 8 at 0.49 so). Doubtful: nothing else checks the table, and the game leaves the
-    reference to the ink where the word is worth its score at several places."""
+    the 8 at 0.49 so). A table digit is doubtful: nothing else checks the table. A
+    reference character is marked ``faded_otherwise`` for the decoder, which flags the
+    reference where the word is worth its score at a place differing there (the first
+    coup's empty board); elsewhere the game places the move (bench 21: flagging every such
+    reference sent 5 % more bulletins to the arbiter)."""
     read = {r.key for r in readings}
-    _unsure_when_seen_whole(fields, readings, {
+    otherwise = _not_kept(readings, {
         k: g for k, g in fields.faded.items() if k in read and glyphs[k].origin == g.origin
     }, recogniser, FADED_KEEPS)
+    fields.doubtful |= {k for k in otherwise if not k.startswith("ref:")}
+    for r in readings:  # the decoder weighs them: only where the game leaves the place open
+        r.faded_otherwise = r.faded_otherwise or (r.key in otherwise and r.key.startswith("ref:"))
 
 
 def _unsure_when_seen_whole(
@@ -653,12 +659,16 @@ def _unsure_when_seen_whole(
 ) -> None:
     """Each cell of ``whole`` (a glyph with ink the cut left out given back) doubtful where
     the digit read no longer reads ``keeps`` surely."""
+    fields.doubtful |= _not_kept(readings, whole, recogniser, keeps)
+
+
+def _not_kept(readings, whole: dict[str, Glyph], recogniser: Recogniser, keeps: float) -> set[str]:
+    """The cells of ``whole`` where the character read no longer reads ``keeps`` surely."""
     if not whole:
-        return
+        return set()
     best = {r.key: r.best for r in readings}
-    for key, r in zip(whole, recogniser.read(list(whole.values())), strict=True):
-        if r.p(best[key]) < keeps:
-            fields.doubtful.add(key)
+    return {key for key, r in zip(whole, recogniser.read(list(whole.values())), strict=True)
+            if r.p(best[key]) < keeps}
 
 
 def _erased_tops(fields: Fields, readings, glyphs: dict[str, Glyph], recogniser: Recogniser) -> None:

@@ -47,6 +47,9 @@ class CharReading:
     unread: bool = False
     #: a grid letter reaching its box's side rule (``fields.Glyph.on_side_rule``)
     on_side_rule: bool = False
+    #: seen again with its faded ink (``fields.Fields.faded``), the character no longer reads
+    #: surely as read: sure as its probabilities look, the ink is in doubt
+    faded_otherwise: bool = False
 
     @classmethod
     def unread_cell(cls, field: str, row: int, col: int) -> CharReading:
