@@ -112,6 +112,15 @@ def _opencv_jpeg(data: bytes, scale: int, orientation: int) -> np.ndarray | None
     return _UPRIGHT.get(orientation, lambda a: a)(img)
 
 
+def _draft_reduction(w: int, h: int, k: int) -> int:
+    """The reduction Pillow's draft mode makes of a request for 1/``k`` of a ``w``×``h`` JPEG:
+    the largest of 8, 4, 2, 1 within both sides' whole ratio to the size asked (a side of
+    odd length stays whole at 1/2: 4035 px is not twice 2018). OpenCV decodes at the same,
+    so that a photo reads the same whichever decodes it."""
+    ratio = min(w // math.ceil(w / k), h // math.ceil(h / k))
+    return next(s for s in (8, 4, 2, 1) if ratio >= s)
+
+
 def _pillow(data: bytes) -> np.ndarray:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -125,7 +134,8 @@ def _pillow(data: bytes) -> np.ndarray:
             if img.format == "JPEG":
                 k = _draft_scale(w, h)
                 if img.mode in ("RGB", "L"):
-                    fast = _opencv_jpeg(data, k, img.getexif().get(EXIF_ORIENTATION, 1))
+                    fast = _opencv_jpeg(data, _draft_reduction(w, h, k),
+                                        img.getexif().get(EXIF_ORIENTATION, 1))
                     if fast is not None:
                         return np.ascontiguousarray(fast)
                 if k > 1:  # decoded at 1/k straight from the JPEG: 4× faster per halving
