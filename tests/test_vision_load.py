@@ -84,26 +84,32 @@ def test_a_12_megapixel_photo_is_decoded_at_half_size():
     assert small.shape[:2] == (1200, 1600)  # an ordinary photo keeps every pixel
 
 
-def _pillow_reference(data: bytes) -> np.ndarray:
-    """What Pillow alone makes of a JPEG: draft decoding at half size, then EXIF upright."""
+def _pillow_reference(data: bytes, reduction: int = 2) -> np.ndarray:
+    """What Pillow alone makes of a JPEG: draft decoding at 1/``reduction`` asked, then
+    EXIF upright."""
     from PIL import ImageOps
 
     img = Image.open(io.BytesIO(data))
     w, h = img.size
-    img.draft("RGB", ((w + 1) // 2, (h + 1) // 2))
+    img.draft("RGB", (-(-w // reduction), -(-h // reduction)))
     img = ImageOps.exif_transpose(img)
     return cv2.cvtColor(np.asarray(img.convert("RGB")), cv2.COLOR_RGB2BGR)
+
+
+def _gradient_photo(h: int, w: int, seed: int) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    photo = np.zeros((h, w, 3), np.uint8)
+    photo[:, :, 0] = np.linspace(0, 255, w, dtype=np.uint8)[None, :]
+    photo[:, :, 1] = np.linspace(0, 255, h, dtype=np.uint8)[:, None]
+    photo[h // 10:h * 3 // 10, w // 20:w * 9 // 40] = 255  # a corner patch shows any wrong turn
+    photo[:, :, 2] = rng.integers(0, 256, (h, w), dtype=np.uint8) // 4 + 100
+    return photo
 
 
 @pytest.mark.parametrize("orientation", range(1, 9))
 def test_a_phone_jpeg_gives_pillows_pixels_in_every_exif_orientation(orientation):
     # OpenCV decodes phone photos (faster); each pixel must be Pillow's, turned the same way
-    rng = np.random.default_rng(orientation)
-    photo = np.zeros((1000, 4000, 3), np.uint8)
-    photo[:, :, 0] = np.linspace(0, 255, 4000, dtype=np.uint8)[None, :]
-    photo[:, :, 1] = np.linspace(0, 255, 1000, dtype=np.uint8)[:, None]
-    photo[100:300, 200:900] = 255  # a corner patch shows any wrong turn
-    photo[:, :, 2] = rng.integers(0, 256, (1000, 4000), dtype=np.uint8) // 4 + 100
+    photo = _gradient_photo(1000, 4000, orientation)
     pil = Image.fromarray(cv2.cvtColor(photo, cv2.COLOR_BGR2RGB))
     exif = pil.getexif()
     exif[0x0112] = orientation
@@ -115,12 +121,23 @@ def test_a_phone_jpeg_gives_pillows_pixels_in_every_exif_orientation(orientation
     assert img.shape == expected.shape
     assert img.shape[:2] == ((500, 2000) if orientation < 5 else (2000, 500))
     assert np.array_equal(img, expected)
-    # a side of odd length: Pillow's draft mode keeps it whole, and so does OpenCV now
+
+
+def test_other_jpegs_get_pillows_pixels_too():
+    """A side of odd length (Pillow's draft mode keeps it whole at 1/2), a grey photo, one
+    reduced to a quarter; and a photo whose bytes stop short is refused, never decoded in
+    part."""
+    photo = _gradient_photo(1000, 4000, 9)
     odd = cv2.imencode(".jpg", cv2.copyMakeBorder(photo[:999], 0, 0, 0, 1, cv2.BORDER_REPLICATE))[1]
     odd = odd.tobytes()
     assert load_image(odd).shape == (999, 4001, 3)
     assert np.array_equal(load_image(odd), _pillow_reference(odd))
-    # a photo whose bytes stop short is still refused, never decoded in part
+    grey = cv2.imencode(".jpg", cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY))[1].tobytes()
+    assert np.array_equal(load_image(grey), _pillow_reference(grey))
+    assert load_image(grey).shape == (500, 2000, 3)
+    big = cv2.imencode(".jpg", cv2.resize(photo, (8000, 2000)))[1].tobytes()
+    assert load_image(big).shape == (500, 2000, 3)  # 1/4: 2000 px on the long side still
+    assert np.array_equal(load_image(big), _pillow_reference(big, 4))
     with pytest.raises(VisionError) as err:
-        load_image(data[: len(data) * 2 // 3])
+        load_image(odd[: len(odd) * 2 // 3])
     assert err.value.status == ILLISIBLE

@@ -491,7 +491,7 @@ _TWINS = {"O": "0", "0": "O", "I": "1", "1": "I"}
 TWIN_SHARE = 0.3
 
 
-def _ref_char_p(cell: CharReading, ch: str) -> float:
+def ref_char_p(cell: CharReading, ch: str) -> float:
     """How well a reference's cell fits ``ch``: an O and a 0, an I and a 1 count partly for
     each other (one shape, its position decides)."""
     twin = _TWINS.get(ch)
@@ -500,7 +500,7 @@ def _ref_char_p(cell: CharReading, ch: str) -> float:
 
 def _ref_likelihoods(readings: Sequence[CharReading]) -> list[tuple[str, float]]:
     """Each reference of the cells' length (two or three) and how well the cells fit it."""
-    return [(ref, math.prod(_ref_char_p(r, ch) for r, ch in zip(readings, ref, strict=True)))
+    return [(ref, math.prod(ref_char_p(r, ch) for r, ch in zip(readings, ref, strict=True)))
             for ref in _references(len(readings))]
 
 
@@ -1017,7 +1017,7 @@ def _place_rests_on_doubtful_ink(
             continue
         differ = [(cell, mine) for cell, mine, theirs in zip(cells, ref, c.ref, strict=True)
                   if mine != theirs]
-        if all(_ref_char_p(cell, mine) < REF_CELL_SURE or cell.faded_otherwise
+        if all(ref_char_p(cell, mine) < REF_CELL_SURE or cell.faded_otherwise
                for cell, mine in differ):
             return True
     return False

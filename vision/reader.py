@@ -30,6 +30,7 @@ from .decode import (
     group_readings,
     is_reference,
     one_character_short,
+    ref_char_p,
     sens_of,
 )
 from .faint import open_core
@@ -650,7 +651,8 @@ def _faded_strokes(fields: Fields, readings, glyphs: dict[str, Glyph], recognise
     }, recogniser, FADED_KEEPS)
     fields.doubtful |= {k for k in otherwise if not k.startswith("ref:")}
     for r in readings:  # the decoder weighs them: only where the game leaves the place open
-        r.faded_otherwise = r.faded_otherwise or (r.key in otherwise and r.key.startswith("ref:"))
+        if r.key in otherwise and r.key.startswith("ref:"):
+            r.faded_otherwise = True
 
 
 def _unsure_when_seen_whole(
@@ -663,12 +665,13 @@ def _unsure_when_seen_whole(
 
 
 def _not_kept(readings, whole: dict[str, Glyph], recogniser: Recogniser, keeps: float) -> set[str]:
-    """The cells of ``whole`` where the character read no longer reads ``keeps`` surely."""
+    """The cells of ``whole`` where the character read no longer reads ``keeps`` surely (in a
+    reference, an O and a 0, an I and a 1 count partly for each other, as the decoder has it)."""
     if not whole:
         return set()
     best = {r.key: r.best for r in readings}
     return {key for key, r in zip(whole, recogniser.read(list(whole.values())), strict=True)
-            if r.p(best[key]) < keeps}
+            if (ref_char_p if key.startswith("ref:") else CharReading.p)(r, best[key]) < keeps}
 
 
 def _erased_tops(fields: Fields, readings, glyphs: dict[str, Glyph], recogniser: Recogniser) -> None:
