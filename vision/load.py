@@ -136,16 +136,16 @@ def _decode(data: bytes) -> np.ndarray:
             w, h = img.size
             if w * h > HARD_LIMIT:
                 raise VisionError(ILLISIBLE, f"image démesurée ({w}×{h})")
+            orientation = img.getexif().get(EXIF_ORIENTATION, 1)
             if img.format == "JPEG":
                 k = _draft_scale(w, h)
                 if img.mode in ("RGB", "L"):
-                    fast = _opencv_jpeg(data, _draft_reduction(w, h, k),
-                                        img.getexif().get(EXIF_ORIENTATION, 1))
+                    fast = _opencv_jpeg(data, _draft_reduction(w, h, k), orientation)
                     if fast is not None:
                         return np.ascontiguousarray(fast)
                 if k > 1:  # decoded at 1/k straight from the JPEG: 4× faster per halving
                     img.draft("RGB", (math.ceil(w / k), math.ceil(h / k)))
-            if img.getexif().get(EXIF_ORIENTATION, 1) != 1:
+            if orientation != 1:
                 img = ImageOps.exif_transpose(img)
             img.load()
         finally:

@@ -646,13 +646,12 @@ def _faded_strokes(fields: Fields, readings, glyphs: dict[str, Glyph], recognise
     coup's empty board); elsewhere the game places the move (bench 21: flagging every such
     reference sent 5 % more bulletins to the arbiter)."""
     read = {r.key for r in readings}
-    otherwise = _not_kept(readings, {
-        k: g for k, g in fields.faded.items() if k in read and glyphs[k].origin == g.origin
-    }, recogniser, FADED_KEEPS)
-    fields.doubtful |= {k for k in otherwise if not k.startswith("ref:")}
+    faded = {k: g for k, g in fields.faded.items() if k in read and glyphs[k].origin == g.origin}
+    otherwise = _not_kept(readings, faded, recogniser, FADED_KEEPS)
+    in_ref = {k for k in otherwise if faded[k].field == "ref"}
+    fields.doubtful |= otherwise - in_ref
     for r in readings:  # the decoder weighs them: only where the game leaves the place open
-        if r.key in otherwise and r.key.startswith("ref:"):
-            r.faded_otherwise = True
+        r.faded_otherwise = r.faded_otherwise or r.key in in_ref
 
 
 def _unsure_when_seen_whole(
@@ -671,7 +670,7 @@ def _not_kept(readings, whole: dict[str, Glyph], recogniser: Recogniser, keeps: 
         return set()
     best = {r.key: r.best for r in readings}
     return {key for key, r in zip(whole, recogniser.read(list(whole.values())), strict=True)
-            if (ref_char_p if key.startswith("ref:") else CharReading.p)(r, best[key]) < keeps}
+            if (ref_char_p if whole[key].field == "ref" else CharReading.p)(r, best[key]) < keeps}
 
 
 def _erased_tops(fields: Fields, readings, glyphs: dict[str, Glyph], recogniser: Recogniser) -> None:
