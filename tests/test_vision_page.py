@@ -21,6 +21,61 @@ def test_markers_give_the_page_corners(seed):
     assert np.abs(page.corners - np.array(truth.corners)).max() < 4.0
 
 
+def _fields_error(page, shot_corners, layout) -> float:
+    """How far (canonical pixels) the rectified page puts the grid's and the boxes' corners
+    from their places on the form, the sheet being flat in the photo."""
+    from vision.layout import to_px
+    from vision.page import canonical_size
+
+    w, h = canonical_size(layout)
+    canon = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    truth = cv2.getPerspectiveTransform(canon, np.asarray(shot_corners, np.float32))
+    points = []
+    for box in [layout.grid_box] + [layout.field_box(name) for name in layout.data["fields"]]:
+        x0, y0, x1, y1 = to_px(box, (w, h))
+        points += [[x0, y0], [x1, y0], [x1, y1], [x0, y1]]
+    points = np.array(points, np.float32).reshape(-1, 1, 2)
+    got = cv2.perspectiveTransform(points, page.homography @ truth)
+    return float(np.abs(got - points).max())
+
+
+@pytest.mark.parametrize("seed", [2, 6, 10])
+def test_a_page_pinned_by_two_markers_is_refit_on_its_printed_form(seed):
+    """Two fingers on two markers, the sheet tilted 20–35°: the other two markers' eight
+    corners, at one edge of the sheet, put the grid and the boxes 38 to 49 px off at the
+    far side (seed 516: a row off, the word's F cut across, its foot read as a raccord).
+    Aligned on the form's printed matter, each is within 4 px (0.1 cell) of its place."""
+    from vision.stress import _finger_on, _fx, _shoot
+
+    layout = Layout.load()
+    rng = np.random.default_rng(seed)
+    paper, _ = write_bulletin(CONTENT, TEST_STYLES[seed % len(TEST_STYLES)], rng)
+    shot = _finger_on(paper, rng, 2, _shoot(paper, rng, _fx(max_tilt_deg=35.0, min_tilt_deg=20.0)))
+    page = find_page(shot.photo, layout)
+    assert page.method == "marqueurs" and page.markers == 2
+    assert _fields_error(page, shot.corners, layout) < 4.0
+
+
+def test_a_refit_that_does_not_improve_the_alignment_is_not_made():
+    """The form exactly in place gives no offset (its printed matter already matches), nor
+    does a sheet with no printed matter to align on: the page is left as the markers put it."""
+    from vision.page import canonical_size, render_page
+    from vision.refit import form_offset
+
+    layout = Layout.load()
+    blank = render_page(layout, 8.0)
+    assert blank.shape[::-1] == canonical_size(layout)
+    assert form_offset(blank, layout) is None
+    paper = np.full_like(blank, 235)
+    assert form_offset(paper, layout) is None
+    shifted = np.full_like(blank, 255)
+    shifted[12:, 9:] = blank[:-12, :-9]  # 12 px down, 9 right: found, and measured
+    offset = form_offset(shifted, layout)
+    assert offset is not None
+    moved = cv2.perspectiveTransform(np.array([[[400.0, 300.0]]], np.float32), offset)[0, 0]
+    assert abs(moved[0] - 409) < 1.5 and abs(moved[1] - 312) < 1.5
+
+
 def test_upside_down_photo_is_turned_back():
     fx = PhotoEffects(upside_down=1.0, max_rotation_deg=5)
     photo, truth = render_bulletin(CONTENT, seed=11, effects=fx, jpeg=False)

@@ -18,6 +18,7 @@ import cv2
 import numpy as np
 
 from .layout import Layout, to_px
+from .refit import form_offset
 from .status import COUPE, NON_TROUVE, PLUSIEURS, VisionError
 from .template import aruco_dictionary, render_page
 
@@ -362,7 +363,21 @@ def from_markers(img: np.ndarray, gray: np.ndarray, layout: Layout) -> list[Page
         if isinstance(page, Page):
             page.image = cv2.warpPerspective(img, page.homography, size, flags=cv2.INTER_LINEAR,
                                              borderValue=(255, 255, 255))
+            if page.markers < len(layout.marker_ids):  # the far side of the sheet left free
+                _refit(img, page, layout, size)
     return sheets
+
+
+def _refit(img: np.ndarray, page: Page, layout: Layout, size: tuple[int, int]) -> None:
+    """``page`` warped again from the photo, aligned on its printed form
+    (:func:`vision.refit.form_offset`), where that alignment is better."""
+    offset = form_offset(page.image, layout)
+    if offset is None:
+        return
+    page.homography = np.linalg.inv(offset) @ page.homography
+    page.image = cv2.warpPerspective(img, page.homography, size, flags=cv2.INTER_LINEAR,
+                                     borderValue=(255, 255, 255))
+    page.corners = _page_corners(page.homography, layout)
 
 
 def _order(quad: np.ndarray) -> np.ndarray:
