@@ -5,7 +5,9 @@ and rotation (upside down included) are fixed in one homography. Without
 markers (the federation's printed bulletins) the page is the quadrilateral whose
 rectification looks most like the blank layout (orientation included); where no outline
 does (other sheets touching the page, a patterned table), the page's printed matter is
-matched to the blank layout's (SIFT keypoints, a RANSAC homography).
+matched to the blank layout's (SIFT keypoints, a RANSAC homography). A page pinned by fewer
+than four markers is then aligned on the form's printed matter (:mod:`vision.refit`): two
+markers fix the sheet only near themselves.
 """
 
 from __future__ import annotations
