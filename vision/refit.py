@@ -1,16 +1,16 @@
 """A page rectified from too few markers, refit on its own printed form.
 
-Two markers (two fingers on the others) fix the page only near themselves: eight corners a
-few millimetres apart, at one edge of the sheet, leave the far side free to tilt and
-stretch. Seed 516's two bottom markers put the grid 20 pixels (0.4 cell) below its place at
+Two markers (two fingers on the others) fix the page only near themselves: their eight
+corners lie along one edge of the sheet and leave the far side free to tilt and stretch. Seed 516's two bottom markers put the grid 20 pixels (0.4 cell) below its place at
 the top and 14 at the bottom, beyond where the fields seek their rules: the middle row's F
 was cut across, its top read in the word row and its foot as a raccord « I », sure.
 
 The printed matter (grid, boxes, labels, texts) is the rest of the sheet's geometry: the
 rectified page is aligned on the blank form by enhanced correlation (OpenCV's
-``findTransformECC``, a homography, on a quarter-size copy where the error is a few pixels),
-and warped once more from the photo. A fit that does not improve the correlation, or moves
-the page further than a rectification from markers can be off, is not used."""
+``findTransformECC``, a homography, on an eighth-size then a quarter-size copy, where the
+error is a few pixels), and warped once more from the photo. A fit that does not improve
+the correlation, or moves the page further than a rectification from markers can be off,
+is not used."""
 
 from __future__ import annotations
 
@@ -19,32 +19,35 @@ import numpy as np
 
 from .layout import Layout
 
-#: the working scale of the alignment (canonical 8 px/mm → 2 px/mm: the rules still show,
-#: the handwriting blurs into them, and the error to correct is within ECC's reach)
-SCALE = 0.25
-#: ECC's iterations and the change of the warp at which it stops
-ITERATIONS, EPSILON = 20, 1e-3
+#: the scales the alignment works at, coarse to fine (canonical 8 px/mm → 1 then 2 px/mm):
+#: at the coarser one the grid's rules blur into one another and the labels, boxes and texts
+#: pull the page the whole way (a cell off, the rules alone would hold it there); the finer
+#: one places the rules themselves
+SCALES = (0.125, 0.25)
+#: ECC's iterations at each scale and the change of the warp at which it stops
+ITERATIONS, EPSILON = 30, 1e-4
 #: a refit moving a corner of the sheet further than this (canonical pixels: 12 mm) is not a
 #: refinement of a marker rectification but another alignment: refused
 FARTHEST = 96.0
 #: the correlation must rise by at least this much for the refit to be used
 GAIN = 0.005
 
-_SMALL_BLANKS: dict[str, np.ndarray] = {}
+_SMALL_BLANKS: dict[tuple[str, float], np.ndarray] = {}
 
 
-def _small_blank(layout: Layout) -> np.ndarray:
+def _small_blank(layout: Layout, scale: float) -> np.ndarray:
     from .page import _blank_form, _form_key
 
-    key = _form_key(layout)
+    key = (_form_key(layout), scale)
     if key not in _SMALL_BLANKS:
-        blank = _blank_form(layout)
-        _SMALL_BLANKS[key] = _small(blank)
+        if len(_SMALL_BLANKS) > 8:
+            _SMALL_BLANKS.clear()
+        _SMALL_BLANKS[key] = _small(_blank_form(layout), scale)
     return _SMALL_BLANKS[key]
 
 
-def _small(gray: np.ndarray) -> np.ndarray:
-    small = cv2.resize(gray, None, fx=SCALE, fy=SCALE, interpolation=cv2.INTER_AREA)
+def _small(gray: np.ndarray, scale: float) -> np.ndarray:
+    small = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     return cv2.GaussianBlur(small.astype(np.float32), (3, 3), 0)
 
 
@@ -53,34 +56,42 @@ def _correlation(a: np.ndarray, b: np.ndarray) -> float:
     return float((a * b).sum() / (np.sqrt((a * a).sum() * (b * b).sum()) + 1e-9))
 
 
+def _at(warp: np.ndarray, scale: float) -> np.ndarray:
+    """A canonical-pixel homography expressed at ``scale`` (and back with 1 / scale)."""
+    s = np.diag([scale, scale, 1.0])
+    out = s @ warp @ np.linalg.inv(s)
+    return out / out[2, 2]
+
+
 def form_offset(page_image: np.ndarray, layout: Layout) -> np.ndarray | None:
     """The homography W taking the blank form's canonical coordinates to where the same
     printed matter lies in ``page_image`` (canonical size, BGR or grey): identity for a page
     rectified exactly; None where no better alignment was found."""
     gray = page_image if page_image.ndim == 2 else cv2.cvtColor(page_image, cv2.COLOR_BGR2GRAY)
-    blank, seen = _small_blank(layout), _small(gray)
-    if blank.shape != seen.shape:
-        return None
-    warp = np.eye(3, dtype=np.float32)
-    try:
-        _, warp = cv2.findTransformECC(
-            blank, seen, warp, cv2.MOTION_HOMOGRAPHY,
-            (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, ITERATIONS, EPSILON), None, 3,
-        )
-    except cv2.error:  # no convergence (a blank photo, a sheet hidden)
-        return None
-    if not np.isfinite(warp).all():
-        return None
+    full = np.eye(3)
+    for scale in SCALES:
+        blank, seen = _small_blank(layout, scale), _small(gray, scale)
+        if blank.shape != seen.shape:
+            return None
+        try:
+            _, warp = cv2.findTransformECC(
+                blank, seen, _at(full, scale).astype(np.float32), cv2.MOTION_HOMOGRAPHY,
+                (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, ITERATIONS, EPSILON), None, 3,
+            )
+        except cv2.error:  # no convergence (a blank photo, a sheet hidden)
+            return None
+        if not np.isfinite(warp).all():
+            return None
+        full = _at(warp.astype(np.float64), 1 / scale)
+    # the finest scale judges: the form's printed matter must match better than before
     size = (blank.shape[1], blank.shape[0])
     aligned = cv2.warpPerspective(seen, warp, size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                                   borderMode=cv2.BORDER_REPLICATE)
     if _correlation(blank, aligned) < _correlation(blank, seen) + GAIN:
         return None
-    scale = np.diag([SCALE, SCALE, 1.0])
-    full = np.linalg.inv(scale) @ warp.astype(np.float64) @ scale
     h, w = gray.shape
     corners = np.array([[[0, 0]], [[w, 0]], [[w, h]], [[0, h]]], np.float32)
     moved = cv2.perspectiveTransform(corners, full).reshape(-1, 2) - corners.reshape(-1, 2)
     if float(np.abs(moved).max()) > FARTHEST:
         return None
-    return full / full[2, 2]
+    return full
