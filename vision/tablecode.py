@@ -85,10 +85,18 @@ def draw_code(
     return texts
 
 
-@lru_cache(maxsize=4)
-def _detector(name: str) -> cv2.aruco.ArucoDetector:
+#: the share of each bit's cell left out at its edges when the bits are read: OpenCV's
+#: default, then, for a code the first reading misses, only each cell's middle (a tilted,
+#: blurred photo smears the bits into their neighbours: seed 516, `cumul`, the table's
+#: marker rejected, read at 0.3). The check marker still has to agree with what is read.
+BIT_MARGINS = (0.13, 0.3)
+
+
+@lru_cache(maxsize=8)
+def _detector(name: str, margin: float = BIT_MARGINS[0]) -> cv2.aruco.ArucoDetector:
     params = cv2.aruco.DetectorParameters()
     params.adaptiveThreshWinSizeMax = 33
+    params.perspectiveRemoveIgnoredMarginPerCell = margin
     return cv2.aruco.ArucoDetector(_dictionary(name), params)
 
 
@@ -98,16 +106,43 @@ def read_code(page: np.ndarray, layout: Layout) -> PrintedCode | None:
     spec = _spec(layout)
     if spec is None:
         return None
-    size = (page.shape[1], page.shape[0])
-    boxes = {role: to_px(box, size) for role, box in spec["markers"].items()}
-    side = max(b[2] - b[0] for b in boxes.values())
-    x0 = max(min(b[0] for b in boxes.values()) - side, 0)
-    y0 = max(min(b[1] for b in boxes.values()) - side // 2, 0)
-    x1 = min(max(b[2] for b in boxes.values()) + side, size[0])
-    y1 = min(max(b[3] for b in boxes.values()) + side // 2, size[1])
-    crop = page[y0:y1, x0:x1]
-    gray = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY) if crop.ndim == 3 else crop
-    corners, ids, _ = _detector(spec["dictionary"]).detectMarkers(gray)
+    band = _Band.of(page, spec)
+    for margin in BIT_MARGINS:
+        code = _decoded(_detector(spec["dictionary"], margin), band)
+        if code is not None:
+            return code
+    return None
+
+
+@dataclass(frozen=True)
+class _Band:
+    """The strip of a rectified page that holds the code's markers (grey), where each
+    marker is printed in it, and the markers' side (pixels)."""
+
+    gray: np.ndarray
+    boxes: dict[str, tuple[int, int, int, int]]
+    side: int
+    origin: tuple[int, int]
+
+    @classmethod
+    def of(cls, page: np.ndarray, spec: dict) -> _Band:
+        size = (page.shape[1], page.shape[0])
+        boxes = {role: to_px(box, size) for role, box in spec["markers"].items()}
+        side = max(b[2] - b[0] for b in boxes.values())
+        x0 = max(min(b[0] for b in boxes.values()) - side, 0)
+        y0 = max(min(b[1] for b in boxes.values()) - side // 2, 0)
+        x1 = min(max(b[2] for b in boxes.values()) + side, size[0])
+        y1 = min(max(b[3] for b in boxes.values()) + side // 2, size[1])
+        crop = page[y0:y1, x0:x1]
+        gray = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY) if crop.ndim == 3 else crop
+        return cls(gray, boxes, side, (x0, y0))
+
+
+def _decoded(detector: cv2.aruco.ArucoDetector, band: _Band) -> PrintedCode | None:
+    """The code the markers ``detector`` finds in ``band`` give, where they agree with the
+    check marker."""
+    (x0, y0), boxes, side = band.origin, band.boxes, band.side
+    corners, ids, _ = detector.detectMarkers(band.gray)
     if ids is None:
         return None
     found: dict[str, list[int]] = {}
