@@ -24,8 +24,9 @@ from .layout import Layout
 #: pull the page the whole way (a cell off, the rules alone would hold it there); the finer
 #: one places the rules themselves
 SCALES = (0.125, 0.25)
-#: ECC's iterations at each scale and the change of the warp at which it stops
-ITERATIONS, EPSILON = 30, 1e-4
+#: ECC's iterations at each scale and the change of the warp at which it stops (1e-4 and 30
+#: iterations gave the same warps to 0.01 px, in 24 ms instead of 13)
+ITERATIONS, EPSILON = 20, 1e-3
 #: a refit moving a corner of the sheet further than this (canonical pixels: 12 mm) is not a
 #: refinement of a marker rectification but another alignment: refused
 FARTHEST = 96.0
