@@ -1,9 +1,10 @@
 """A page rectified from too few markers, refit on its own printed form.
 
 Two markers (two fingers on the others) fix the page only near themselves: their eight
-corners lie along one edge of the sheet and leave the far side free to tilt and stretch. Seed 516's two bottom markers put the grid 20 pixels (0.4 cell) below its place at
-the top and 14 at the bottom, beyond where the fields seek their rules: the middle row's F
-was cut across, its top read in the word row and its foot as a raccord « I », sure.
+corners lie along one edge of the sheet and leave the far side free to tilt and stretch.
+Seed 516's two bottom markers put the grid 20 pixels (0.4 cell) below its place at the top
+and 14 at the bottom, beyond where the fields seek their rules: the middle row's F was cut
+across, its top read in the word row and its foot as a raccord « I », sure.
 
 The printed matter (grid, boxes, labels, texts) is the rest of the sheet's geometry: the
 rectified page is aligned on the blank form by enhanced correlation (OpenCV's
