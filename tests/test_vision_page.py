@@ -56,6 +56,24 @@ def test_a_page_pinned_by_two_markers_is_refit_on_its_printed_form(seed):
     assert _fields_error(page, shot.corners, layout) < 4.0
 
 
+@pytest.mark.parametrize("seed, overlap", [(12, 12), (14, 12)])
+def test_a_sheet_partly_under_another_is_refit_on_its_own_printed_matter(seed, overlap):
+    """Two bulletins laid over each other by 12 mm, the one beneath pinned by two markers:
+    the other sheet's form, printed alike, lies over part of its frame. Aligned on the whole
+    frame, the page was pulled onto its neighbour's grid (12 and 13 px off, its right-hand
+    boxes cut); the other sheet's outline left out, each box is within 4 px of its place."""
+    from vision.synth import TableLayout, render_table
+
+    layout = Layout.load()
+    contents = [BulletinContent(12, "MAISONS", "H4", 70), BulletinContent(7, "ZEBREs", "C3", 43)]
+    photo, truths = render_table(contents, seed=seed, jpeg=False, table=TableLayout(
+        max_turn_deg=2, gap_mm=(0, 0), overlap_mm=overlap))
+    pinned = [(p, t) for p, t in zip(find_pages(photo), truths, strict=True) if p.markers < 4]
+    assert pinned
+    for page, truth in pinned:
+        assert _fields_error(page, truth.corners, layout) < 4.0
+
+
 def test_a_refit_that_does_not_improve_the_alignment_is_not_made():
     """The form exactly in place gives no offset (its printed matter already matches), nor
     does a sheet with no printed matter to align on: the page is left as the markers put it."""

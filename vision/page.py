@@ -38,6 +38,8 @@ class Page:
     method: str  # "marqueurs", "contour" (its outline) or "motifs" (its printed matter)
     markers: int  # markers used (0 without markers)
     corners: np.ndarray  # page corners in the photo (TL, TR, BR, BL)
+    #: the ids of the markers it was rectified by
+    seen: tuple[int, ...] = ()
 
 
 def canonical_size(layout: Layout) -> tuple[int, int]:
@@ -316,7 +318,8 @@ def _sheets(img: np.ndarray, found: dict[int, list[np.ndarray]],
                     if len(group) < 4 and _outside(quad, img.shape):
                         entries.append((quad, VisionError(COUPE, f"{len(group)} repères sur 4")))
                         continue
-                    page = Page(None, h, "marqueurs", len(group), quad)  # warped once chosen
+                    page = Page(None, h, "marqueurs", len(group), quad,  # warped once chosen
+                                tuple(sorted(m.id for m in group)))
                     entries.append((quad, page))
                     pages.append(page)
                     shown[id(page)] = {m.id for m in group}
@@ -361,21 +364,54 @@ def from_markers(img: np.ndarray, gray: np.ndarray, layout: Layout) -> list[Page
         if sum(map(len, more.values())) > sum(map(len, found.values())):
             found, sheets = more, _sheets(img, more, layout)
     size = canonical_size(layout)
-    for page in sheets:
-        if isinstance(page, Page):
-            page.image = cv2.warpPerspective(img, page.homography, size, flags=cv2.INTER_LINEAR,
-                                             borderValue=(255, 255, 255))
-            if page.markers < len(layout.marker_ids):  # the far side of the sheet left free
-                _refit(img, page, layout, size)
+    pages = [p for p in sheets if isinstance(p, Page)]
+    for page in pages:
+        page.image = cv2.warpPerspective(img, page.homography, size, flags=cv2.INTER_LINEAR,
+                                         borderValue=(255, 255, 255))
+    for page in pages:
+        if page.markers < len(layout.marker_ids):  # the far side of the sheet left free
+            others = [p.corners for p in pages if p is not page]
+            _refit(img, page, layout, size, _own_matter(page, others, size))
     return sheets
 
 
-def _refit(img: np.ndarray, page: Page, layout: Layout, size: tuple[int, int]) -> None:
+#: how far (canonical pixels) beyond another sheet's outline its printed matter is kept out
+#: of a page's alignment (the outline is the markers' estimate of it)
+OTHER_SHEET_MARGIN = 24
+
+
+def _own_matter(page: Page, others: list[np.ndarray], size: tuple[int, int]) -> np.ndarray | None:
+    """Where ``page``'s canonical frame shows its own sheet: not the other sheets of the photo
+    found beside or over it (the same form, printed alike: the alignment would pull the page
+    onto their grid). None where no other sheet reaches it."""
+    mask = np.full((size[1], size[0]), 255, np.uint8)
+    for corners in others:
+        quad = cv2.perspectiveTransform(corners.reshape(-1, 1, 2).astype(np.float64), page.homography)
+        cv2.fillPoly(mask, [np.round(quad.reshape(-1, 2)).astype(np.int32)], 0)
+    if mask.all():
+        return None
+    return cv2.erode(mask, np.ones((2 * OTHER_SHEET_MARGIN + 1,) * 2, np.uint8))
+
+
+#: a refit that moves a marker the page was rectified by further than this (canonical pixels)
+#: is not kept: those markers placed the page where they are
+MARKER_MOVES = 4.0
+
+
+def _refit(img: np.ndarray, page: Page, layout: Layout, size: tuple[int, int],
+           own: np.ndarray | None = None) -> None:
     """``page`` warped again from the photo, aligned on its printed form
-    (:func:`vision.refit.form_offset`), where that alignment is better."""
-    offset = form_offset(page.image, layout)
+    (:func:`vision.refit.form_offset`, on ``own`` only: where no other sheet lies), where
+    that alignment is better and leaves the markers it was found by in place."""
+    offset = form_offset(page.image, layout, own)
     if offset is None:
         return
+    targets = _marker_targets(layout)
+    seen = [targets[i] for i in page.seen if i in targets]
+    if seen:
+        corners = np.concatenate(seen).reshape(-1, 1, 2).astype(np.float64)
+        if float(np.abs(cv2.perspectiveTransform(corners, offset) - corners).max()) > MARKER_MOVES:
+            return
     page.homography = np.linalg.inv(offset) @ page.homography
     page.image = cv2.warpPerspective(img, page.homography, size, flags=cv2.INTER_LINEAR,
                                      borderValue=(255, 255, 255))

@@ -38,6 +38,7 @@ _SMALL_BLANKS: dict[tuple[str, float], np.ndarray] = {}
 
 
 def _small_blank(layout: Layout, scale: float) -> np.ndarray:
+    """The blank form at ``scale``, blurred as the page is (computed once per form)."""
     from .page import _blank_form, _form_key
 
     key = (_form_key(layout), scale)
@@ -53,45 +54,61 @@ def _small(gray: np.ndarray, scale: float) -> np.ndarray:
     return cv2.GaussianBlur(small.astype(np.float32), (3, 3), 0)
 
 
-def _correlation(a: np.ndarray, b: np.ndarray) -> float:
+def _correlation(a: np.ndarray, b: np.ndarray, where: np.ndarray | None = None) -> float:
+    """Normalised correlation of ``a`` and ``b`` (on ``where`` only, when given)."""
+    if where is not None:
+        a, b = a[where], b[where]
     a, b = a - a.mean(), b - b.mean()
     return float((a * b).sum() / (np.sqrt((a * a).sum() * (b * b).sum()) + 1e-9))
 
 
-def _at(warp: np.ndarray, scale: float) -> np.ndarray:
-    """A canonical-pixel homography expressed at ``scale`` (and back with 1 / scale)."""
-    s = np.diag([scale, scale, 1.0])
+def _at(warp: np.ndarray, sx: float, sy: float) -> np.ndarray:
+    """A homography between full-size images expressed between images resized by (sx, sy)
+    (and back with their inverses)."""
+    s = np.diag([sx, sy, 1.0])
     out = s @ warp @ np.linalg.inv(s)
     return out / out[2, 2]
 
 
-def form_offset(page_image: np.ndarray, layout: Layout) -> np.ndarray | None:
+def form_offset(page_image: np.ndarray, layout: Layout, own: np.ndarray | None = None) -> np.ndarray | None:
     """The homography W taking the blank form's canonical coordinates to where the same
     printed matter lies in ``page_image`` (canonical size, BGR or grey): identity for a page
-    rectified exactly; None where no better alignment was found."""
+    rectified exactly; None where no better alignment was found. ``own``: where the page
+    shows its own sheet (non-zero), the rest left out (another bulletin lying over it)."""
     gray = page_image if page_image.ndim == 2 else cv2.cvtColor(page_image, cv2.COLOR_BGR2GRAY)
+    h, w = gray.shape
+    if h < 16 or w < 16:
+        return None
     full = np.eye(3)
     for scale in SCALES:
         blank, seen = _small_blank(layout, scale), _small(gray, scale)
         if blank.shape != seen.shape:
             return None
+        sx, sy = seen.shape[1] / w, seen.shape[0] / h
+        mask = (None if own is None else
+                cv2.resize(own, (seen.shape[1], seen.shape[0]), interpolation=cv2.INTER_NEAREST))
         try:
             _, warp = cv2.findTransformECC(
-                blank, seen, _at(full, scale).astype(np.float32), cv2.MOTION_HOMOGRAPHY,
-                (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, ITERATIONS, EPSILON), None, 3,
+                blank, seen, _at(full, sx, sy).astype(np.float32), cv2.MOTION_HOMOGRAPHY,
+                (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, ITERATIONS, EPSILON), mask, 3,
             )
         except cv2.error:  # no convergence (a blank photo, a sheet hidden)
             return None
         if not np.isfinite(warp).all():
             return None
-        full = _at(warp.astype(np.float64), 1 / scale)
+        full = _at(warp.astype(np.float64), 1 / sx, 1 / sy)
     # the finest scale judges: the form's printed matter must match better than before
     size = (blank.shape[1], blank.shape[0])
     aligned = cv2.warpPerspective(seen, warp, size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                                   borderMode=cv2.BORDER_REPLICATE)
-    if _correlation(blank, aligned) < _correlation(blank, seen) + GAIN:
+    before = after = None
+    if mask is not None:
+        before = mask > 0
+        after = cv2.warpPerspective(mask, warp, size, flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP) > 0
+        if after.mean() < 0.5:  # too little of the page its own to judge by
+            return None
+    if _correlation(blank, aligned, after) < _correlation(blank, seen, before) + GAIN:
         return None
-    h, w = gray.shape
     corners = np.array([[[0, 0]], [[w, 0]], [[w, h]], [[0, h]]], np.float32)
     moved = cv2.perspectiveTransform(corners, full).reshape(-1, 2) - corners.reshape(-1, 2)
     if float(np.abs(moved).max()) > FARTHEST:

@@ -93,7 +93,7 @@ BIT_MARGINS = (0.13, 0.3)
 
 
 @lru_cache(maxsize=8)
-def _detector(name: str, margin: float = BIT_MARGINS[0]) -> cv2.aruco.ArucoDetector:
+def _detector(name: str, margin: float) -> cv2.aruco.ArucoDetector:
     params = cv2.aruco.DetectorParameters()
     params.adaptiveThreshWinSizeMax = 33
     params.perspectiveRemoveIgnoredMarginPerCell = margin
@@ -109,9 +109,15 @@ def read_code(page: np.ndarray, layout: Layout) -> PrintedCode | None:
     band = _Band.of(page, spec)
     for margin in BIT_MARGINS:
         code = _decoded(_detector(spec["dictionary"], margin), band)
+        if code is _CONFLICT:  # two markers read where one is printed: no second try
+            return None
         if code is not None:
             return code
     return None
+
+
+#: what :func:`_decoded` gives for two different markers read where one is printed
+_CONFLICT = object()
 
 
 @dataclass(frozen=True)
@@ -138,9 +144,9 @@ class _Band:
         return cls(gray, boxes, side, (x0, y0))
 
 
-def _decoded(detector: cv2.aruco.ArucoDetector, band: _Band) -> PrintedCode | None:
+def _decoded(detector: cv2.aruco.ArucoDetector, band: _Band) -> PrintedCode | object | None:
     """The code the markers ``detector`` finds in ``band`` give, where they agree with the
-    check marker."""
+    check marker; ``_CONFLICT`` where two different markers are read in one place."""
     (x0, y0), boxes, side = band.origin, band.boxes, band.side
     corners, ids, _ = detector.detectMarkers(band.gray)
     if ids is None:
@@ -157,7 +163,7 @@ def _decoded(detector: cv2.aruco.ArucoDetector, band: _Band) -> PrintedCode | No
         if bx0 - side / 2 <= cx <= bx1 + side / 2 and by0 - side / 2 <= cy <= by1 + side / 2:
             found.setdefault(role, []).append(int(marker_id))
     if any(len(set(v)) > 1 for v in found.values()):
-        return None  # two different markers where one is printed
+        return _CONFLICT  # two different markers where one is printed
     table = found.get("table", [None])[0]
     mark = found.get("check", [None])[0]
     coup = found.get("coup", [None])[0]
