@@ -173,7 +173,8 @@ def test_a_code_blurred_past_the_first_reading_is_read_from_its_bits_middles(tab
     layout = Layout.load()
     page = cv2.GaussianBlur(render_page(layout, 8.0, table, 3), (0, 0), 4.0)
     band = tablecode._Band.of(page, layout.data["personal"])
-    first = tablecode._decoded(tablecode._detector("DICT_5X5_1000", tablecode.BIT_MARGINS[0]), band)
+    first = tablecode._code_of(tablecode._markers_found(
+        tablecode._detector("DICT_5X5_1000", tablecode.BIT_MARGINS[0]), band))
     assert first is None  # what the first reading alone gave
     code = read_code(page, layout)
     assert code is not None and (code.table, code.coup) == (table, 3)

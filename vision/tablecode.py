@@ -108,16 +108,13 @@ def read_code(page: np.ndarray, layout: Layout) -> PrintedCode | None:
         return None
     band = _Band.of(page, spec)
     for margin in BIT_MARGINS:
-        code = _decoded(_detector(spec["dictionary"], margin), band)
-        if code is _CONFLICT:  # two markers read where one is printed: no second try
-            return None
+        found = _markers_found(_detector(spec["dictionary"], margin), band)
+        if any(len(ids) > 1 for ids in found.values()):
+            return None  # two different markers where one is printed: no second try
+        code = _code_of(found)
         if code is not None:
             return code
     return None
-
-
-#: what :func:`_decoded` gives for two different markers read where one is printed
-_CONFLICT = object()
 
 
 @dataclass(frozen=True)
@@ -144,14 +141,13 @@ class _Band:
         return cls(gray, boxes, side, (x0, y0))
 
 
-def _decoded(detector: cv2.aruco.ArucoDetector, band: _Band) -> PrintedCode | object | None:
-    """The code the markers ``detector`` finds in ``band`` give, where they agree with the
-    check marker; ``_CONFLICT`` where two different markers are read in one place."""
+def _markers_found(detector: cv2.aruco.ArucoDetector, band: _Band) -> dict[str, set[int]]:
+    """The marker ids ``detector`` reads in ``band``, by the printed place (role) each lies at."""
     (x0, y0), boxes, side = band.origin, band.boxes, band.side
     corners, ids, _ = detector.detectMarkers(band.gray)
+    found: dict[str, set[int]] = {}
     if ids is None:
-        return None
-    found: dict[str, list[int]] = {}
+        return found
     for c, marker_id in zip(corners, ids.ravel(), strict=True):
         cx, cy = c.reshape(4, 2).mean(0) + (x0, y0)
         role = min(
@@ -161,12 +157,13 @@ def _decoded(detector: cv2.aruco.ArucoDetector, band: _Band) -> PrintedCode | ob
         )
         bx0, by0, bx1, by1 = boxes[role]
         if bx0 - side / 2 <= cx <= bx1 + side / 2 and by0 - side / 2 <= cy <= by1 + side / 2:
-            found.setdefault(role, []).append(int(marker_id))
-    if any(len(set(v)) > 1 for v in found.values()):
-        return _CONFLICT  # two different markers where one is printed
-    table = found.get("table", [None])[0]
-    mark = found.get("check", [None])[0]
-    coup = found.get("coup", [None])[0]
+            found.setdefault(role, set()).add(int(marker_id))
+    return found
+
+
+def _code_of(found: dict[str, set[int]]) -> PrintedCode | None:
+    """The code one marker per place gives, where the check marker agrees with it."""
+    table, mark, coup = (next(iter(found.get(role, ())), None) for role in ("table", "check", "coup"))
     if table is None or mark is None or not 1 <= table <= MAX_NUMBER:
         return None
     if coup is not None and not 1 <= coup <= MAX_NUMBER:
