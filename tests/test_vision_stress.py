@@ -241,11 +241,6 @@ def test_the_silent_errors_of_a_longer_stress_run_are_flagged():
       stroke faded under the cut: H6 at 0.969, and OUIRENT is worth 66 at H6 as at H8 on
       the first coup's empty board (now flagged: the reference too is seen with its faded
       ink)."""
-    from dataclasses import replace
-
-    from vision.bench import TABLES, _got, _truth, make_cases, personalised
-    from vision.stress import stress_photo
-
     found = ((28, "crayon_sur_le_bord", 26, "table"), (28, "encre_violette", 5, "table"),
              (28, "feutre_qui_bave", 14, "word"), (28, "crayon_sur_le_bord", 23, "word"),
              (29, "violet_sur_le_bord", 13, "table"), (29, "table_bois", 23, "table"),
@@ -298,42 +293,42 @@ def test_the_silent_errors_of_a_longer_stress_run_are_flagged():
              (420, "bouge", 33, "word"), (457, "doigt_marqueur", 34, "table"),
              (504, "crayon_sur_le_bord", 0, "ref"))
     for seed, condition, index, wrong in found:
-        case = make_cases(40, seed)[index]
-        if CONDITIONS[condition].one_on_edge:
-            case = replace(case, content=replace(case.content, table=100 + case.content.table % 100))
-        photo = stress_photo(condition, case.content, case.style, case.seed)
-        r = read_bulletin(photo, case.candidates, case.board, tables=TABLES)
-        truth, got = _truth(case.content), _got(r)
-        silent = [f for f in truth if truth[f] != got[f] and f not in r.flagged]
-        assert not silent, (condition, case.seed, silent, got)
-        if wrong is None:  # the cause itself removed: read right
-            assert got == truth, (condition, case.seed, got)
-        else:  # flagged, or read right once a later rule removed the cause
-            assert wrong in r.flagged or got[wrong] == truth[wrong], (condition, case.seed, r.flagged)
+        _replay(seed, condition, index, wrong)
     # photos at the low end of the examiners' range (1200×900): 37 under a thumb over the
     # table box's top edge, whose bottom edge was left unerased (its ink capped by the hidden
     # top edge's) and joined the 7's foot: 32 at 0.97, unflagged; read right since. 128
     # shaken, its 8 an S whose closing strokes faded: 125 at 0.98, now flagged
     low = ((250, "pouce_sur_les_cases", 36, None), (473, "bouge", 16, "table"))
     for seed, condition, index, wrong in low:
-        case = make_cases(40, seed)[index]
-        photo = stress_photo(condition, case.content, case.style, case.seed, (1200, 900))
-        r = read_bulletin(photo, case.candidates, case.board, tables=TABLES)
-        truth, got = _truth(case.content), _got(r)
-        if wrong is None:
-            assert got == truth, (condition, case.seed, got)
-        else:
-            assert not [f for f in truth if truth[f] != got[f] and f not in r.flagged], (condition, got)
-            assert wrong in r.flagged or got[wrong] == truth[wrong], (condition, case.seed, r.flagged)
+        _replay(seed, condition, index, wrong, size=(1200, 900))
     # personalised bulletins (the table printed, and in a code): FA at C10 under two fingers
     # (seed 516, Gros's hand), the page pinned by its two bottom markers and the grid cut a
     # row off, the F across it: its foot read as a raccord « I » at 0.999, unflagged (read
     # right since the page is refit on its printed form)
-    personal = ((516, "deux_doigts", 38, "raccord"),)
-    for seed, condition, index, wrong in personal:
-        case = personalised(make_cases(40, seed)[index], index)
-        photo = stress_photo(condition, case.content, case.style, case.seed, None, case.printed)
-        r = read_bulletin(photo, case.candidates, case.board, tables=TABLES, coup=case.printed[1])
-        truth, got = _truth(case.content, case.printed), _got(r)
-        assert not [f for f in truth if truth[f] != got[f] and f not in r.flagged], (condition, got)
+    _replay(516, "deux_doigts", 38, "raccord", personal=True)
+
+
+def _replay(seed: int, condition: str, index: int, wrong: str | None,
+            size: tuple[int, int] | None = None, personal: bool = False) -> None:
+    """One bulletin of a stress run read again: no field wrong and unflagged; ``wrong``, the
+    field once read wrong, flagged or read right (None: the whole bulletin read right)."""
+    from dataclasses import replace
+
+    from vision.bench import TABLES, _got, _truth, make_cases, personalised
+    from vision.stress import stress_photo
+
+    case = make_cases(40, seed)[index]
+    if CONDITIONS[condition].one_on_edge:
+        case = replace(case, content=replace(case.content, table=100 + case.content.table % 100))
+    if personal:
+        case = personalised(case, index)
+    photo = stress_photo(condition, case.content, case.style, case.seed, size, case.printed)
+    r = read_bulletin(photo, case.candidates, case.board, tables=TABLES,
+                      coup=case.printed[1] if case.printed else None)
+    truth, got = _truth(case.content, case.printed), _got(r)
+    silent = [f for f in truth if truth[f] != got[f] and f not in r.flagged]
+    assert not silent, (condition, case.seed, silent, got)
+    if wrong is None:  # the cause itself removed: read right
+        assert got == truth, (condition, case.seed, got)
+    else:  # flagged, or read right once a later rule removed the cause
         assert wrong in r.flagged or got[wrong] == truth[wrong], (condition, case.seed, r.flagged)
